@@ -1,0 +1,77 @@
+"""The `kipcheck` command line: a thin layer over the Python API.
+
+Errors in user input print like a compiler's (file:line:col, the line, a caret) and exit with
+TLC's codes (150 spec, 151 config); a Python traceback is never shown for bad input.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .frontend import KipcheckError, load_spec
+
+
+def _default_config(spec: str) -> str | None:
+    cfg = Path(spec).with_suffix(".cfg")
+    return str(cfg) if cfg.is_file() else None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kipcheck")
+def main() -> None:
+    """kipcheck: an explicit-state model checker for TLA+ specs."""
+
+
+@main.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable); "
+                   "KIPCHECK_PATH adds more.")
+def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
+    """Parse and check SPEC (and its config) without running it; print a summary."""
+    if config is None:
+        config = _default_config(spec)
+    try:
+        loaded = load_spec(spec, config, lib)
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    click.echo(summary(loaded))
+
+
+def summary(loaded) -> str:
+    scope = loaded.scope
+    root = loaded.root
+    own = [u for u in root.units]
+    from .frontend import ast
+
+    defs = [u.name for u in own if isinstance(u, (ast.OpDef, ast.FuncDef, ast.InstanceDef))]
+    lines = [
+        f"module {root.name} ({loaded.path})",
+        f"  extends:     {', '.join(root.extends) or '-'}",
+        f"  modules:     {', '.join(loaded.modules.modules)}",
+        f"  constants:   {', '.join(scope.constants) or '-'}",
+        f"  variables:   {', '.join(scope.variables) or '-'}",
+        f"  definitions: {len(defs)}" + (f" ({', '.join(defs)})" if defs else ""),
+    ]
+    cfg = loaded.config
+    if cfg is not None:
+        parts = []
+        for label, named in (("SPECIFICATION", cfg.specification), ("INIT", cfg.init),
+                             ("NEXT", cfg.next)):
+            if named is not None:
+                parts.append(f"{label} {named.name}")
+        for label, items in (("INVARIANTS", cfg.invariants), ("PROPERTIES", cfg.properties),
+                             ("CONSTRAINTS", cfg.constraints)):
+            if items:
+                parts.append(f"{label} {', '.join(n.name for n in items)}")
+        lines.append(f"config {cfg.file}: " + "; ".join(parts))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -117,21 +118,31 @@ class Loader:
         for d in [directory, self.root_dir, *self.lib]:
             candidate = d / f"{name}.tla"
             if candidate.is_file():
-                text = candidate.read_text(encoding="utf-8")
+                try:
+                    text = candidate.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as e:
+                    raise SpecError(f"cannot read {candidate} (module {name!r}): {e}", span,
+                                    source=self.sources.get(span.file)) from None
                 module = self._parse(text, str(candidate))
                 if module.name != name:
                     raise SpecError(f"{candidate} holds module {module.name!r}, not {name!r}",
                                     module.span, source=text)
                 self._register(module, candidate.parent)
                 return
-        text = standard_module_text(name)
-        if text is not None:
-            module = self._parse(text, f"<standard module {name}>")
-            self._register(module, directory)
+        if name in STANDARD_MODULES:
+            file = f"<standard module {name}>"
+            self.sources[file] = standard_module_text(name)
+            self._register(_parsed_standard_module(name), directory)
             return
         where = ", ".join(str(d) for d in dict.fromkeys([directory, self.root_dir, *self.lib]))
         raise SpecError(f"unknown module {name!r}: no {name}.tla in {where}, and it is not a "
                         f"standard module", span, source=self.sources.get(span.file))
+
+
+@cache
+def _parsed_standard_module(name: str) -> ast.Module:
+    """Standard modules never change: parse each once per process."""
+    return parse_module(standard_module_text(name), f"<standard module {name}>")
 
 
 def _instances(module: ast.Module):

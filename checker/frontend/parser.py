@@ -51,7 +51,7 @@ def parse_module(text: str, file: str = "<string>") -> ast.Module:
     """Parse the text of one .tla file; raise SpecError with a span on any syntax error."""
     prepared = prepare(text, file)
     try:
-        module = _lark().parse(prepared)
+        module = _set_file(_lark().parse(prepared), file)
     except SpecError as e:  # raised by the tokenizer, which does not know the file name
         raise SpecError(e.message, _with_file(e.span, file), source=text) from None
     except UnexpectedInput as e:
@@ -59,7 +59,7 @@ def parse_module(text: str, file: str = "<string>") -> ast.Module:
     except RecursionError:
         raise SpecError("expression nested too deeply to parse", Span(file, 1, 1),
                         source=text) from None
-    return _set_file(module, file)
+    return module
 
 
 def _with_file(span: Span | None, file: str) -> Span:
@@ -137,6 +137,8 @@ def _span(*items) -> Span:
 
 
 def _first(it):
+    if isinstance(it, Span):
+        return (it.line, it.col, it.end_line, it.end_col)
     if isinstance(it, Token):
         return (it.line, it.column, it.end_line, it.end_column) if it.line else None
     if isinstance(it, ast.Node):
@@ -151,6 +153,8 @@ def _first(it):
 
 
 def _last(it):
+    if isinstance(it, Span):
+        return (it.line, it.col, it.end_line, it.end_col)
     if isinstance(it, Token):
         return (it.line, it.column, it.end_line, it.end_column) if it.line else None
     if isinstance(it, ast.Node):
@@ -272,15 +276,15 @@ class _Build(Transformer):
 
     # -- definitions --------------------------------------------------------------------------
     def op_def(self, c):
-        name, params = c[0]
-        return ast.OpDef(name, params, c[2], span=_span(c))
+        name, params, first = c[0]
+        return ast.OpDef(name, params, c[2], span=_span(first, c[2]))
 
     def func_def(self, c):
         return ast.FuncDef(c[0].value, c[2], c[5], span=_span(c))
 
     def instance_def(self, c):
-        name, params = c[0]
-        return ast.InstanceDef(name, params, c[2], span=_span(c))
+        name, params, first = c[0]
+        return ast.InstanceDef(name, params, c[2], span=_span(first, c[2]))
 
     def instance(self, c):
         substs = tuple(x for x in c if isinstance(x, ast.Substitution))
@@ -292,22 +296,23 @@ class _Build(Transformer):
     def subst_op(self, c):
         return ast.Substitution(c[0][0], c[2], span=_span(c))
 
+    # Each left-hand side is (name, params, first token): the token starts the definition's span.
     def lhs_plain(self, c):
-        return (c[0].value, ())
+        return (c[0].value, (), c[0])
 
     def lhs_params(self, c):
-        return (c[0].value, tuple(_nodes(c)))
+        return (c[0].value, tuple(_nodes(c)), c[0])
 
     def lhs_prefix(self, c):
-        return (_canon(c[0]), (ast.Param(c[1].value, span=_tokspan(c[1])),))
+        return (_canon(c[0]), (ast.Param(c[1].value, span=_tokspan(c[1])),), c[0])
 
     def lhs_infix(self, c):
         op = c[1][0]
         return (op, (ast.Param(c[0].value, span=_tokspan(c[0])),
-                     ast.Param(c[2].value, span=_tokspan(c[2]))))
+                     ast.Param(c[2].value, span=_tokspan(c[2]))), c[0])
 
     def lhs_postfix(self, c):
-        return (_canon(c[1]), (ast.Param(c[0].value, span=_tokspan(c[0])),))
+        return (_canon(c[1]), (ast.Param(c[0].value, span=_tokspan(c[0])),), c[0])
 
     def infix_op(self, c):
         return (_canon(c[0]), c[0])

@@ -57,7 +57,12 @@ class ModuleScope:
 
 def resolve(mods: ModuleSet) -> dict[str, ModuleScope]:
     """Check every module reachable from the root; return each module's scope by name."""
-    return _Resolver(mods).run()
+    try:
+        return _Resolver(mods).run()
+    except RecursionError:
+        root = mods.root
+        raise SpecError("expression nested too deeply to check", root.span,
+                        source=mods.sources.get(root.span.file)) from None
 
 
 class _Resolver:
@@ -97,7 +102,9 @@ class _Resolver:
     def add(self, scope: ModuleScope, sym: Symbol, span: Span | None,
             recursive: set[str] | None = None) -> None:
         old = scope.symbols.get(sym.name)
-        if old is not None and old != sym:
+        # The same declaration reached twice (EXTENDS diamonds, EXTENDS plus LOCAL INSTANCE) is
+        # no clash; symbols compare equal without their nodes, so test the node's identity.
+        if old is not None and not (old.module == sym.module and old.node is sym.node):
             if recursive is not None and sym.name in recursive and old.module == sym.module:
                 recursive.discard(sym.name)
             elif _same_definition(old.node, sym.node):
@@ -113,7 +120,9 @@ class _Resolver:
         name = scope.name
         env = _Env(scope.symbols)
         if isinstance(unit, ast.Variables):
-            for v in unit.names:
+            for i, v in enumerate(unit.names):
+                if v in unit.names[:i]:  # both would be one symbol with one node: check here
+                    raise self.error(f"multiply defined: {v!r}", unit.span)
                 sym = Symbol(v, "variable", 0, name, unit)
                 self.add(scope, sym, unit.span)
                 scope.variables[v] = sym
@@ -276,6 +285,12 @@ class _Resolver:
         local: dict[str, Symbol] = {}
         inner = env.child(local)
         for d in e.defs:
+            name = getattr(d, "name", None)  # None for RECURSIVE and unnamed INSTANCE
+            if name in local and not (isinstance(d, ast.OpDef)
+                                      and isinstance(local[name].node, ast.Param)):
+                # (an OpDef may follow its RECURSIVE declaration, whose node is a Param)
+                raise self.error(f"multiply defined: {name!r} (already defined in this LET at "
+                                 f"{local[name].span})", d.span)
             if isinstance(d, ast.OpDef):
                 self.check_opdef(d, inner)
                 local[d.name] = Symbol(d.name, "operator", len(d.params), "", d)
@@ -314,8 +329,33 @@ class _Resolver:
         if arity != len(e.args):
             raise self.error(f"{_opname(e.op)} takes {_args(arity)}, given {len(e.args)}",
                              e.span)
-        for a in e.args:
-            self.expr(a, env, op_arg=True, in_except=in_except)
+        # An argument is an operator only where the definition declares an operator
+        # parameter `G(_)`; anywhere else it is an ordinary value (so `Inc + 1` is an error).
+        node = sym.node if sym is not None else None
+        wants = [p.arity for p in node.params] if isinstance(node, ast.OpDef) else ()
+        for i, a in enumerate(e.args):
+            want = wants[i] if i < len(wants) else 0
+            if want:
+                self.operator_argument(a, want, env, in_except)
+            else:
+                self.expr(a, env, in_except=in_except)
+
+    def operator_argument(self, a, want: int, env: _Env, in_except: bool) -> None:
+        """`a` is passed for a parameter `G(_, ...)`: it must be an operator of `want` args."""
+        self.expr(a, env, op_arg=True, in_except=in_except)
+        if isinstance(a, ast.Lambda):
+            have, what = len(a.params), "the LAMBDA"
+        elif isinstance(a, ast.Ident):
+            sym = env.lookup(a.name)
+            have = sym.arity if sym is not None else BUILTIN_OPS.get(a.name, 0)
+            what = _opname(a.name)
+        elif isinstance(a, ast.InstanceRef) and not a.args:
+            return  # `M!Op`: instance_ref has checked that it exists
+        else:
+            have, what = 0, "this expression"
+        if have != want:
+            raise self.error(f"expected an operator taking {_args(want)} here, but {what} "
+                             f"takes {_args(have)}", a.span)
 
     def instance_ref(self, e: ast.InstanceRef, env: _Env, in_except: bool) -> None:
         first, first_args = e.path[0]

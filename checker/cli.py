@@ -43,6 +43,39 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
     click.echo(summary(loaded))
 
 
+@main.command()
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+              help="Override a constant of the .cfg (value in .cfg syntax), e.g. -D N=4.")
+@click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--max-depth", type=int, default=None, help="Explore at most this many levels.")
+@click.option("--report-json", type=click.Path(dir_okay=False),
+              help="Write the verdict and statistics as JSON to this file.")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
+def check(spec, config, defines, no_deadlock, max_depth, report_json, lib) -> None:
+    """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
+    import json
+
+    from .api import check as run_check
+    from .api import parse_constant_overrides
+    from .traces.text import format_outcome
+
+    try:
+        constants = parse_constant_overrides(list(defines))
+        outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
+                            max_depth)
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    click.echo(format_outcome(outcome))
+    if report_json:
+        Path(report_json).write_text(json.dumps(outcome.report(), indent=2) + "\n")
+    sys.exit(outcome.exit_code)
+
+
 def summary(loaded) -> str:
     scope = loaded.scope
     root = loaded.root

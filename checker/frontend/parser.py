@@ -44,7 +44,7 @@ class _LexerAdapter(Lexer):
 def _lark() -> Lark:
     grammar = files("checker.frontend").joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer=_LexerAdapter, transformer=_Build(),
-                maybe_placeholders=False)
+                maybe_placeholders=False, cache=True)
 
 
 def parse_module(text: str, file: str = "<string>") -> ast.Module:

@@ -1,0 +1,119 @@
+"""The Python API: `check(spec, config)` runs a model and returns an Outcome.
+
+The CLI is a thin layer over this module.
+"""
+from __future__ import annotations
+
+import builtins
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine.explore import Result, Step, explore
+from .frontend import KipcheckError, load_spec
+from .frontend.cfg import parse_config
+from .frontend.errors import ConfigError, Span
+from .semantics import model as model_builder
+from .semantics.compiler import CompileError
+from .semantics.runtime import AssertFailure
+from .semantics.values import EvalError
+
+EXIT = {"ok": 0, "assumption": 10, "deadlock": 11, "invariant": 12, "property": 13,
+        "assert": 14, "error": 75}
+
+
+@dataclass
+class Outcome:
+    verdict: str  # ok | invariant | property | deadlock | assumption | assert | error
+    property: str | None = None
+    distinct_states: int = 0
+    states_generated: int = 0
+    depth: int = 0
+    states_left: int = 0
+    trace: list[Step] = field(default_factory=list)
+    variables: list[str] = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    message: str | None = None
+    span: Span | None = None
+    warnings: list[str] = field(default_factory=list)
+    outdegree: tuple = (0, 0, 0, 0)
+
+    @builtins.property
+    def exit_code(self) -> int:
+        return EXIT[self.verdict]
+
+    @builtins.property
+    def trace_length(self) -> int:
+        return len(self.trace)
+
+    def report(self) -> dict:
+        """The `--report-json` document."""
+        return {
+            "verdict": self.verdict, "property": self.property,
+            "distinct_states": self.distinct_states, "states_generated": self.states_generated,
+            "depth": self.depth, "trace_length": self.trace_length,
+            "seconds": round(self.seconds, 3),
+            "coverage": {k: list(v) for k, v in self.coverage.items()},
+        }
+
+
+def parse_constant_overrides(items: list[str]) -> dict:
+    """`-D N=3 -D Procs={p1,p2}`: values in .cfg syntax."""
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise ConfigError(f"-D expects NAME=VALUE, got {item!r}")
+        name, text = item.split("=", 1)
+        cfg = parse_config(f"CONSTANT {name.strip()} = {text}", "<-D>")
+        (c,) = cfg.constants
+        out[c.name] = model_builder.cfg_value(c.value)
+    return out
+
+
+def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
+          lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
+          progress=None) -> Outcome:
+    """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors)."""
+    started = time.perf_counter()
+    if config is None:
+        candidate = Path(spec).with_suffix(".cfg")
+        config = candidate if candidate.is_file() else None
+    loaded = load_spec(spec, config, lib)
+    try:
+        built = model_builder.build(loaded, constants, deadlock)
+    except CompileError as e:
+        raise KipcheckError(e.message, e.span) from None
+    except EvalError as e:
+        return Outcome("error", message=e.message, span=e.span,
+                       seconds=time.perf_counter() - started)
+    variables = built.model.variables
+    # ASSUME
+    for span, fn in built.assumptions:
+        try:
+            ok = fn(None)
+        except EvalError as e:
+            return Outcome("error", message=f"Evaluating assumption at {span} failed.\n"
+                           f"{e.message}", span=span, variables=variables,
+                           seconds=time.perf_counter() - started)
+        except AssertFailure as e:
+            return Outcome("assert", message=e.message, span=span, variables=variables,
+                           seconds=time.perf_counter() - started)
+        if ok is not True:
+            return Outcome("assumption", message=f"Assumption {_loc(span)} is false.",
+                           span=span, variables=variables,
+                           seconds=time.perf_counter() - started)
+    try:
+        result: Result = explore(built.model, max_depth=max_depth, progress=progress)
+    except AssertFailure as e:
+        return Outcome("assert", message=e.message, variables=variables,
+                       seconds=time.perf_counter() - started, warnings=built.warnings)
+    return Outcome(result.verdict, result.property, result.distinct, result.generated,
+                   result.depth, result.left, result.trace, variables, result.coverage,
+                   time.perf_counter() - started, result.message, None, built.warnings,
+                   result.outdegree)
+
+
+def _loc(span: Span) -> str:
+    return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col} of "
+            f"module {Path(span.file).stem}")

@@ -1,0 +1,205 @@
+"""Breadth-first exploration with TLC's counting rules and shortest counterexamples.
+
+The engine knows nothing of TLA+ syntax: it gets a `Model` of Python callables. With one worker
+it explores exactly in TLC's order (initial states, then each dequeued state's successors,
+action by action), so counts at a violation come out as TLC's too:
+- every initial state and every successor counts as generated, duplicates and states outside
+  the CONSTRAINTs included;
+- a state outside the constraints is checked against the invariants each time it is generated,
+  never stored or expanded; a state inside is stored and checked once, when first generated;
+- a state with no successor at all (a step back to itself counts) is a deadlock.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..semantics.values import EvalError
+
+
+@dataclass
+class Model:
+    """What the engine explores. States are tuples of values, in `variables` order."""
+
+    variables: list[str]
+    init: Callable  # () -> iterator of states
+    actions: list  # objects with .label, .name and .gen(state) -> iterator of states
+    invariants: list[tuple[str, Callable]] = field(default_factory=list)  # (name, pred(s))
+    action_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s, t)
+    constraints: list[Callable] = field(default_factory=list)  # pred(s)
+    action_constraints: list[Callable] = field(default_factory=list)  # pred(s, t)
+    fingerprint: Callable | None = None  # state -> key for the seen set (VIEW, SYMMETRY)
+    check_deadlock: bool = True
+    set_level: Callable | None = None  # tell the evaluator TLCGet("level")
+
+
+@dataclass
+class Step:
+    action: str | None  # None for an initial state
+    state: tuple
+
+
+@dataclass
+class Result:
+    verdict: str  # ok | invariant | property | deadlock | error | assert
+    property: str | None
+    distinct: int
+    generated: int
+    depth: int
+    left: int
+    trace: list[Step]
+    coverage: dict[str, list[int]]
+    seconds: float
+    message: str | None = None
+    error_at: object = None  # what was being evaluated when an error happened
+    outdegree: tuple = (0, 0, 0, 0)
+
+
+class _Stop(Exception):
+    def __init__(self, verdict, prop, trace, message=None, error_at=None):
+        self.verdict, self.prop, self.trace = verdict, prop, trace
+        self.message, self.error_at = message, error_at
+
+
+def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
+            ) -> Result:
+    """Explore `model` breadth-first; stop at the first violation."""
+    started = time.perf_counter()
+    key_of = model.fingerprint or (lambda s: s)
+    parents: dict = {}  # key -> (parent key or None, action label, state)
+    queue: deque = deque()
+    stats = {"generated": 0, "depth": 0}
+    coverage: dict[str, list[int]] = {}
+    invariants = model.invariants
+    constraints = model.constraints
+    action_constraints = model.action_constraints
+    action_props = model.action_properties
+    outdeg: list[int] = []
+
+    def trace_to(key, last: Step | None = None) -> list[Step]:
+        steps = []
+        while key is not None:
+            parent, label, state = parents[key]
+            steps.append(Step(label, state))
+            key = parent
+        steps.reverse()
+        if last is not None:
+            steps.append(last)
+        return steps
+
+    def check_invariants(state, trace_fn):
+        for name, pred in invariants:
+            try:
+                ok = pred(state)
+            except EvalError as e:
+                raise _Stop("error", name, trace_fn(), e.message, ("invariant", name)) from None
+            if ok is not True:
+                if ok is not False:
+                    raise _Stop("error", name, trace_fn(),
+                                f"The invariant {name} is not a boolean", ("invariant", name))
+                raise _Stop("invariant", name, trace_fn())
+
+    try:
+        # Initial states.
+        if model.set_level:
+            model.set_level(0)
+        cov = coverage.setdefault("<Init>", [0, 0])
+        try:
+            inits = list(model.init())
+        except EvalError as e:
+            raise _Stop("error", None, [], e.message, ("init", None)) from None
+        for state in inits:
+            stats["generated"] += 1
+            cov[1] += 1
+            in_model = all(c(state) for c in constraints)
+            key = key_of(state) if in_model else None
+            new = in_model and key not in parents
+            if new:
+                parents[key] = (None, None, state)
+                cov[0] += 1
+                stats["depth"] = 1
+            if new or not in_model:
+                check_invariants(state, lambda s=state: [Step(None, s)])
+            if new:
+                queue.append((state, key, 1))
+        # Breadth-first.
+        while queue:
+            state, key, level = queue.popleft()
+            if max_depth is not None and level >= max_depth:
+                continue
+            if model.set_level:
+                model.set_level(level)
+            before = stats["generated"]
+            fresh = 0
+            for action in model.actions:
+                acov = coverage.setdefault(action.name, [0, 0])
+                try:
+                    for succ in action.gen(state):
+                        stats["generated"] += 1
+                        acov[1] += 1
+                        in_model = True
+                        for c in constraints:
+                            if not c(succ):
+                                in_model = False
+                                break
+                        if in_model:
+                            for c in action_constraints:
+                                if not c(state, succ):
+                                    in_model = False
+                                    break
+                        skey = None
+                        new = False
+                        if in_model:
+                            skey = key_of(succ)
+                            if skey not in parents:
+                                parents[skey] = (key, action.label, succ)
+                                new = True
+                                fresh += 1
+                                acov[0] += 1
+                                if level + 1 > stats["depth"]:
+                                    stats["depth"] = level + 1
+                        if new or not in_model:
+                            check_invariants(succ, lambda k=key, a=action, s=succ:
+                                             trace_to(k, Step(a.label, s)))
+                        for name, pred in action_props:
+                            if pred(state, succ) is not True:
+                                raise _Stop("property", name,
+                                            trace_to(key, Step(action.label, succ)))
+                        if new:
+                            queue.append((succ, skey, level + 1))
+                            if progress is not None and len(parents) % 50000 == 0:
+                                progress(len(parents), stats["generated"], len(queue), level + 1)
+                except EvalError as e:
+                    raise _Stop("error", None, trace_to(key), e.message,
+                                ("action", action.label)) from None
+            outdeg.append(min(fresh, 31))
+            if model.check_deadlock and stats["generated"] == before:
+                raise _Stop("deadlock", None, trace_to(key))
+        verdict, prop, trace, message, error_at = "ok", None, [], None, None
+    except _Stop as stop:
+        verdict, prop, trace = stop.verdict, stop.prop, stop.trace
+        message, error_at = stop.message, stop.error_at
+    return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
+                  trace, coverage, time.perf_counter() - started, message, error_at,
+                  _outdegree(outdeg))
+
+
+def _outdegree(samples: list[int]) -> tuple:
+    """(min, mean, 95th percentile, max) of new successors per expanded state, as TLC prints."""
+    if not samples:
+        return (0, 0, 0, 0)
+    counts = [0] * 32
+    for x in samples:
+        counts[x] += 1
+    n = len(samples)
+    mean = int(sum(samples) / n + 0.5)
+    threshold = int(n * 0.95)
+    cum, p95 = 0, 0
+    for i, c in enumerate(counts):
+        cum += c
+        if cum > threshold:
+            p95 = i
+            break
+    return (min(samples), mean, p95, max(samples))

@@ -1,0 +1,1604 @@
+"""Compile a resolved TLA+ spec into Python source, then into Python functions.
+
+Expressions become Python expressions over the runtime helpers; operator definitions become
+Python functions `(s, t, *args)` (s: current state tuple, t: next state tuple or None);
+actions become generator functions `(s) -> next-state tuples` written as nested loops and
+guards, enumerating exactly as TLC does: conjuncts left to right, `x' = e` binds the first
+time and tests after, `x' \\in S` and `\\E` iterate in TLC's set order, disjuncts left to right.
+Anything that depends on neither state nor bound names is computed once, when compiling.
+
+Name lookup follows the module structure: a frame holds one instance's substitutions (the root
+frame binds constants from the .cfg and variables to the state), a scope says what a module sees.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from ..frontend import ast
+from ..frontend.errors import Span
+from ..frontend.resolve import ModuleScope, Symbol
+from . import runtime
+from .values import EvalError, show
+
+STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
+
+
+class CompileError(Exception):
+    """Something kipcheck cannot (yet) evaluate, found while compiling; has a span."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+@dataclass
+class Frame:
+    """One instantiation: constant/variable name -> (expression, env it is compiled in)."""
+
+    subst: dict
+    ident: int
+    cacheable: bool = True
+
+
+@dataclass
+class Env:
+    scope: ModuleScope
+    frame: Frame
+    locals: dict = field(default_factory=dict)  # name -> binding tuple
+
+    def bind(self, names: dict) -> Env:
+        return Env(self.scope, self.frame, {**self.locals, **names})
+
+    def with_scope(self, scope: ModuleScope, frame: Frame | None = None) -> Env:
+        return Env(scope, frame or self.frame, {})
+
+
+@dataclass
+class Action:
+    """One action instance of Next, as TLC splits it: a name, bound parameters, a generator."""
+
+    name: str
+    params: tuple  # ((name, value), ...)
+    span: Span
+    gen: object = None  # compiled generator function (s) -> iterator of next states
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.name
+        return f"{self.name}(" + ", ".join(show(v) for _, v in self.params) + ")"
+
+
+# Operators of the standard modules with a native implementation: (module, name) -> template.
+# `{0}`, `{1}` are the compiled arguments.
+NATIVE = {
+    ("Naturals", "+"): "({0} + {1})", ("Naturals", "-"): "({0} - {1})",
+    ("Naturals", "*"): "({0} * {1})", ("Naturals", "^"): "ipow({0}, {1})",
+    ("Naturals", "<"): "({0} < {1})", ("Naturals", ">"): "({0} > {1})",
+    ("Naturals", "<="): "({0} <= {1})", ("Naturals", ">="): "({0} >= {1})",
+    ("Naturals", "%"): "imod({0}, {1})", ("Naturals", "\\div"): "idiv({0}, {1})",
+    ("Naturals", ".."): "interval({0}, {1})", ("Naturals", "Nat"): "NAT",
+    ("Integers", "Int"): "INT", ("Integers", "-."): "(-{0})",
+    ("Reals", "Real"): "REAL",
+    ("Sequences", "Seq"): "SeqSet({0})", ("Sequences", "Len"): "seq_len({0})",
+    ("Sequences", "\\o"): "concat({0}, {1})", ("Sequences", "Append"): "append({0}, {1})",
+    ("Sequences", "Head"): "head({0})", ("Sequences", "Tail"): "tail({0})",
+    ("Sequences", "SubSeq"): "subseq({0}, {1}, {2})",
+    ("Sequences", "SelectSeq"): "selectseq({0}, {1})",
+    ("FiniteSets", "Cardinality"): "card({0})",
+    ("FiniteSets", "IsFiniteSet"): "(not isinstance({0}, LazySet) or {0}.finite)",
+    ("TLC", ":>"): "fn_single({0}, {1})", ("TLC", "@@"): "fn_merge({0}, {1})",
+    ("TLC", "Print"): "(tlc_print({0}, {1}) and {1})",
+    ("TLC", "PrintT"): "tlc_print_t({0})",
+    ("TLC", "Assert"): "tlc_assert({0}, {1})",
+    ("TLC", "ToString"): "to_string({0})", ("TLC", "Permutations"): "permutations({0})",
+    ("TLC", "SortSeq"): "sortseq({0}, {1})", ("TLC", "TLCGet"): "tlc_get({0})",
+    ("TLC", "TLCSet"): "tlc_set({0}, {1})", ("TLC", "JavaTime"): "java_time()",
+    ("TLC", "RandomElement"): "random_element({0})", ("TLC", "TLCEval"): "{0}",
+    ("TLC", "Any"): "ANY",
+}
+# Native operators whose arguments are operators (passed as Python callables of plain values).
+HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,)}
+IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
+              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement")}
+
+_INFIX_PY = {"=": "==", "#": "!="}
+
+
+def _pyname(prefix: str, name: str, n: int) -> str:
+    return f"{prefix}{n}_" + re.sub(r"\W", "_", name)
+
+
+class Compiler:
+    """Compiles definitions on demand into one Python namespace `self.g`."""
+
+    def __init__(self, scopes: dict[str, ModuleScope], root: str, variables: list[str],
+                 constants: dict, overrides: dict):
+        self.scopes = scopes
+        self.root = scopes[root]
+        self.variables = variables
+        self.var_index = {v: i for i, v in enumerate(variables)}
+        self.constants = constants  # name -> value (root-frame constants and overridden defs)
+        self.overrides = overrides  # name -> name of the definition that replaces it
+        self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
+        self.g["itertools"] = itertools
+        self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
+                      random_element=_random_element, ANY=_ANY, _unassigned=_unassigned,
+                      _case_fail=_case_fail, _EMPTY=frozenset(), except_path=_except_path,
+                      _fcall=_fcall, _not_enumerable=_not_enumerable, _prime_of=None)
+        self.root_frame = Frame({}, 0)
+        self._counter = itertools.count(1)
+        self._defs: dict = {}  # (frame id, module, name) -> (python name, flags)
+        self._instance_frames: dict = {}
+        self._raw_fn = False
+        self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        self._uses: list[set] = []
+        self._binds: list[set] = []
+        self.mode = "expr"  # expr | action | init: how variables and primes compile
+        self.primes: dict | None = None  # var -> python local, in action/init mode
+        self.level_name = "LEVEL"
+        self.g["LEVEL"] = [0]
+
+    # -- public entry points -----------------------------------------------------------------
+    def root_env(self) -> Env:
+        return Env(self.root, self.root_frame)
+
+    def compile_predicate(self, e, env: Env | None = None, name: str = "pred"):
+        """A state predicate or state function: Python function (s) -> value."""
+        env = env or self.root_env()
+        code, _ = self.expr(e, env)
+        return self._define(f"def {{name}}(s, t=None):\n    return {code}\n", name)
+
+    def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred"):
+        """An action-level predicate over a step: Python function (s, t) -> value."""
+        env = env or self.root_env()
+        code, _ = self.expr(e, env)
+        return self._define(f"def {{name}}(s, t):\n    return {code}\n", name)
+
+    def compile_init(self, e, env: Env | None = None):
+        """Init as a generator of initial state tuples."""
+        return self._compile_generator(e, env or self.root_env(), "init", "init")
+
+    def compile_action(self, e, env: Env, name: str = "act"):
+        return self._compile_generator(e, env, "action", name)
+
+    def split_actions(self, e, env: Env | None = None, name: str = "Next") -> list[Action]:
+        """Split Next into actions as TLC does, each compiled to a successor generator."""
+        out: list[Action] = []
+        self._split(e, env or self.root_env(), name, (), out, e.span)
+        for a in out:
+            a.gen = self.compile_action(a.gen[0], a.gen[1], _pyname("act", a.name, len(out)))
+        return out
+
+    # -- action splitting -----------------------------------------------------------------
+    def _split(self, e, env: Env, name: str, params: tuple, out: list, span) -> None:
+        if isinstance(e, ast.Junction) and e.kind == "or":
+            for item in e.items:
+                self._split(item, env, name, params, out, span)
+            return
+        if isinstance(e, ast.OpApp) and e.op == "\\lor" and env.locals.get("\\lor") is None:
+            for item in e.args:
+                self._split(item, env, name, params, out, span)
+            return
+        if isinstance(e, ast.Quant) and e.kind == "E" and all(b.domain is not None
+                                                                for b in e.bounds):
+            try:
+                domains = [self._const_value(b.domain, env) for b in e.bounds]
+            except _NotConstant:
+                domains = None
+            if domains is not None:
+                groups = []
+                for b, dom in zip(e.bounds, domains, strict=True):
+                    vals = list(runtime.enum(dom))
+                    groups.append([(b, v) for v in vals])
+                    if len(b.names) > 1 and not b.tuple:
+                        groups[-1] = None
+                if all(g is not None for g in groups):
+                    for combo in itertools.product(*groups):
+                        binds, ps = {}, []
+                        for b, v in combo:
+                            if b.tuple:
+                                if type(v) is not tuple or len(v) != len(b.names):
+                                    raise CompileError("tuple binder over non-tuples", b.span)
+                                for n, x in zip(b.names, v, strict=True):
+                                    binds[n] = ("val", self._const_name(x))
+                                    ps.append((n, x))
+                            else:
+                                binds[b.names[0]] = ("val", self._const_name(v))
+                                ps.append((b.names[0], v))
+                        self._split(e.body, env.bind(binds), name, params + tuple(ps), out, span)
+                    return
+        target = self._user_def(e, env)
+        if target is not None:
+            d, denv, args = target
+            if isinstance(d, ast.OpDef) and self._is_action_level(d, denv):
+                try:
+                    values = [self._const_value(a, env) for a in args]
+                except _NotConstant:
+                    values = None
+                if values is not None:
+                    binds = {p.name: ("val", self._const_name(v))
+                             for p, v in zip(d.params, values, strict=True)}
+                    ps = tuple((p.name, v) for p, v in zip(d.params, values, strict=True))
+                    self._split(d.body, denv.bind(binds), d.name, ps, out, d.span)
+                    return
+        out.append(Action(name, params, span, (e, env)))
+
+    def _user_def(self, e, env: Env):
+        """If e calls a user definition (not a bound name), return (def, its env, args)."""
+        if isinstance(e, ast.Ident):
+            name, args = e.name, ()
+        elif isinstance(e, ast.OpApp) and e.op[:1].isalpha():
+            name, args = e.op, e.args
+        else:
+            return None
+        if name in env.locals:
+            return None
+        sym = env.scope.symbols.get(name)
+        if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
+            return None
+        if name in self.overrides and env.frame is self.root_frame:
+            return None
+        if sym.module in _STANDARD:
+            return None
+        denv = self._def_env(sym, env)
+        return sym.node, denv, args
+
+    def _is_action_level(self, d: ast.OpDef, env: Env) -> bool:
+        """Must a call be expanded in place? Actions: when it has primes; Init: when it reads
+        variables (which Init is still assigning)."""
+        what = "var" if self.mode == "init" else "prime"
+        return _mentions_prime(d.body, self, env, set(), what)
+
+    # -- generators (Init and actions) ------------------------------------------------------
+    def _compile_generator(self, e, env: Env, mode: str, name: str):
+        saved = (self.mode, self.primes)
+        self.mode, self.primes = mode, {}
+        lines: list[str] = []
+        try:
+            self._gen(e, env, [], lines, 1)
+        finally:
+            self.mode, self.primes = saved
+        body = "\n".join(lines) or "    pass"
+        src = f"def {{name}}(s):\n    t = None\n{body}\n    return\n    yield\n"
+        return self._define(src, name)
+
+    def _emit_done(self, lines: list[str], depth: int, span) -> None:
+        missing = [v for v in self.variables if v not in self.primes]
+        pad = "    " * depth
+        if missing:
+            which = ", ".join(missing)
+            lines.append(f"{pad}raise EvalError('Successor state is not completely specified by "
+                         f"the next-state action. The following variable(s) are not assigned: "
+                         f"{which}.', {self._span_const(span)})")
+            return
+        tup = ", ".join(self.primes[v] for v in self.variables)
+        lines.append(f"{pad}yield ({tup},)")
+
+    def _gen(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
+        """Emit code that enumerates e's successors, then continues with `pending`."""
+        pad = "    " * depth
+        # Conjunctions: the first conjunct, then the rest.
+        if isinstance(e, ast.Junction) and e.kind == "and":
+            self._gen(e.items[0], env, [(x, env) for x in e.items[1:]] + pending, lines, depth)
+            return
+        if isinstance(e, ast.OpApp) and e.op == "\\land" and "\\land" not in env.locals:
+            self._gen(e.args[0], env, [(e.args[1], env)] + pending, lines, depth)
+            return
+        if isinstance(e, ast.Junction) and e.kind == "or" or (
+                isinstance(e, ast.OpApp) and e.op == "\\lor"):
+            items = e.items if isinstance(e, ast.Junction) else e.args
+            for item in items:
+                saved = dict(self.primes)
+                self._gen(item, env, pending, lines, depth)
+                self.primes = saved
+            return
+        if isinstance(e, ast.If):
+            cond, _ = self.expr(e.cond, env)
+            lines.append(f"{pad}if truth({cond}):")
+            saved = dict(self.primes)
+            self._gen(e.then, env, pending, lines, depth + 1)
+            self.primes = saved
+            lines.append(f"{pad}else:")
+            self._gen(e.else_, env, pending, lines, depth + 1)
+            self.primes = dict(saved)
+            return
+        if isinstance(e, ast.Case):
+            saved = dict(self.primes)
+            for i, (cond, val) in enumerate(e.arms):
+                c, _ = self.expr(cond, env)
+                lines.append(f"{pad}{'if' if i == 0 else 'elif'} truth({c}):")
+                self.primes = dict(saved)
+                self._gen(val, env, pending, lines, depth + 1)
+            lines.append(f"{pad}else:")
+            self.primes = dict(saved)
+            if e.other is not None:
+                self._gen(e.other, env, pending, lines, depth + 1)
+            else:
+                lines.append(f"{pad}    _case_fail({self._span_const(e.span)})")
+            self.primes = saved
+            return
+        if isinstance(e, ast.Quant) and e.kind == "E":
+            inner = env
+            d = depth
+            for b in e.bounds:
+                if b.domain is None:
+                    raise CompileError("TLC cannot handle an unbounded \\E in an action", e.span)
+                dom, _ = self.expr(b.domain, inner)
+                binds = {}
+                if b.tuple:
+                    names = [self._local(n) for n in b.names]
+                    lines.append(f"{'    ' * d}for ({', '.join(names)},) in enum({dom}):")
+                    binds = {n: ("val", p) for n, p in zip(b.names, names, strict=True)}
+                    d += 1
+                else:
+                    for n in b.names:
+                        p = self._local(n)
+                        lines.append(f"{'    ' * d}for {p} in enum({dom}):")
+                        binds[n] = ("val", p)
+                        d += 1
+                inner = inner.bind(binds)
+            self._gen(e.body, inner, pending, lines, d)
+            return
+        if isinstance(e, ast.Let):
+            inner = self._let_env(e, env, lines, depth)
+            self._gen(e.body, inner, pending, lines, depth)
+            return
+        if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
+            self._gen_forall(e, env, pending, lines, depth)
+            return
+        if isinstance(e, ast.Ident) and e.name == "TRUE":
+            pass
+        # An assignment or membership that binds a variable?
+        if isinstance(e, ast.OpApp) and e.op in ("=", "\\in") and len(e.args) == 2:
+            var = self._target_var(e.args[0], env)
+            if var is not None and var not in self.primes:
+                rhs, _ = self.expr(e.args[1], env)
+                local = self._local(var + "_next")
+                if e.op == "=":
+                    lines.append(f"{pad}{local} = {rhs}")
+                    self.primes[var] = local
+                    self._continue(pending, lines, depth, e.span)
+                else:
+                    lines.append(f"{pad}for {local} in enum({rhs}):")
+                    self.primes[var] = local
+                    self._continue(pending, lines, depth + 1, e.span)
+                return
+        if isinstance(e, ast.OpApp) and e.op == "UNCHANGED" and "UNCHANGED" not in env.locals:
+            vars_ = self._unchanged_vars(e.args[0], env)
+            if vars_ is not None:
+                checks = []
+                for v in vars_:
+                    cur = f"s[{self.var_index[v]}]"
+                    if v in self.primes:
+                        checks.append(f"{self.primes[v]} == {cur}")
+                    else:
+                        self.primes[v] = cur
+                if checks:
+                    lines.append(f"{pad}if {' and '.join(checks)}:")
+                    depth += 1
+                self._continue(pending, lines, depth, e.span)
+                return
+        # A call of a user operator: TLC evaluates its body in place, so an \E or a
+        # disjunction inside it enumerates (and may produce the same successor several times).
+        target = self._user_def(e, env)
+        if target is not None and id(target[0]) not in self._inlining:
+            d, denv, args = target
+            self._inlining.add(id(d))
+            try:
+                binds = {}
+                for p, a in zip(d.params, args, strict=True):
+                    if p.arity:
+                        binds[p.name] = self._op_arg(a, env, p.arity)
+                    else:
+                        code, _ = self.expr(a, env)
+                        local = self._local(p.name)
+                        lines.append(f"{pad}{local} = {code}")
+                        binds[p.name] = ("val", local)
+                self._gen(d.body, denv.bind(binds), pending, lines, depth)
+            finally:
+                self._inlining.discard(id(d))
+            return
+        if isinstance(e, ast.InstanceRef):
+            resolved = self._instance_def(e, env)
+            if resolved is not None:
+                d, denv, args = resolved
+                if isinstance(d, ast.OpDef) and self._is_action_level(d, denv):
+                    binds = {}
+                    for p, a in zip(d.params, args, strict=True):
+                        code, _ = self.expr(a, env)
+                        local = self._local(p.name)
+                        lines.append(f"{pad}{local} = {code}")
+                        binds[p.name] = ("val", local)
+                    self._gen(d.body, denv.bind(binds), pending, lines, depth)
+                    return
+        # Otherwise a guard.
+        code, _ = self.expr(e, env)
+        lines.append(f"{pad}if truth({code}):")
+        self._continue(pending, lines, depth + 1, e.span)
+
+    def _continue(self, pending: list, lines: list[str], depth: int, span) -> None:
+        if pending:
+            (nxt, nenv), rest = pending[0], pending[1:]
+            if nxt == "__emit__":
+                lines.append("    " * depth + nenv)
+                return
+            self._gen(nxt, nenv, rest, lines, depth)
+        else:
+            self._emit_done(lines, depth, span)
+
+    def _gen_forall(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
+                    depth: int) -> None:
+        r"""`\A x \in S : P` in an action, where P can branch: TLC evaluates it as the
+        conjunction P(x1) /\ P(x2) /\ ..., so every way through each conjunct counts."""
+        pad = "    " * depth
+        names, doms = [], []
+        for b in e.bounds:
+            if b.domain is None or b.tuple:
+                raise CompileError("unsupported \\A form in an action", e.span)
+            dom, _ = self.expr(b.domain, env)
+            for n in b.names:
+                names.append(n)
+                doms.append(dom)
+        elems = self._local("elems")
+        fn = self._local("forall")
+        idx = self._local("i")
+        product = ", ".join(f"enum({d})" for d in doms)
+        lines.append(f"{pad}{elems} = list(itertools.product({product}))")
+        lines.append(f"{pad}def {fn}({idx}):")
+        lines.append(f"{pad}    if {idx} == len({elems}):")
+        lines.append(f"{pad}        yield None")
+        lines.append(f"{pad}        return")
+        locals_ = [self._local(n) for n in names]
+        lines.append(f"{pad}    ({', '.join(locals_)},) = {elems}[{idx}]")
+        binds = {n: ("val", p) for n, p in zip(names, locals_, strict=True)}
+        saved = dict(self.primes)
+        self._gen(e.body, env.bind(binds), [("__emit__", f"yield from {fn}({idx} + 1)")],
+                  lines, depth + 1)
+        if self.primes != saved:
+            raise CompileError("a \\A in an action may not assign primed variables", e.span)
+        lines.append(f"{pad}for _ in {fn}(0):")
+        self._continue(pending, lines, depth + 1, e.span)
+
+    def _branches(self, e, env: Env, seen: set) -> bool:
+        r"""Could evaluating e as an action yield more than one way through (\E, \/)?"""
+        if isinstance(e, ast.Junction):
+            return e.kind == "or" or any(self._branches(x, env, seen) for x in e.items)
+        if isinstance(e, ast.OpApp) and e.op == r"\lor" and e.op not in env.locals:
+            return True
+        if isinstance(e, ast.OpApp) and e.op == r"\land" and e.op not in env.locals:
+            return any(self._branches(x, env, seen) for x in e.args)
+        if isinstance(e, ast.Quant):
+            return e.kind == "E" or self._branches(e.body, env, seen)
+        if isinstance(e, ast.If):
+            return self._branches(e.then, env, seen) or self._branches(e.else_, env, seen)
+        if isinstance(e, ast.Case):
+            return any(self._branches(v, env, seen) for _, v in e.arms) or (
+                e.other is not None and self._branches(e.other, env, seen))
+        if isinstance(e, ast.Let):
+            return self._branches(e.body, env, seen)
+        target = self._user_def(e, env)
+        if target is not None and id(target[0]) not in seen:
+            seen.add(id(target[0]))
+            return self._branches(target[0].body, target[1], seen)
+        return False
+
+    def _target_var(self, e, env: Env) -> str | None:
+        """The variable an `x' = ...` (or, in Init, `x = ...`) would assign, if any."""
+        if self.mode == "action":
+            if isinstance(e, ast.OpApp) and e.op == "'" and isinstance(e.args[0], ast.Ident):
+                return self._var_of(e.args[0].name, env)
+            return None
+        if self.mode == "init" and isinstance(e, ast.Ident):
+            return self._var_of(e.name, env)
+        return None
+
+    def _var_of(self, name: str, env: Env) -> str | None:
+        """The root variable `name` denotes in env (following instance substitutions)."""
+        if name in env.locals:
+            return None
+        sym = env.scope.symbols.get(name)
+        if sym is None or sym.kind != "variable":
+            return None
+        if env.frame is self.root_frame:
+            return name if name in self.var_index else None
+        sub = env.frame.subst.get(name)
+        if sub is not None and isinstance(sub[0], ast.Ident):
+            return self._var_of(sub[0].name, sub[1])
+        return None
+
+    def _unchanged_vars(self, e, env: Env, depth: int = 0) -> list[str] | None:
+        """The variables `UNCHANGED e` mentions, when e is built from variables and tuples."""
+        if depth > 50:
+            return None
+        if isinstance(e, ast.Tuple):
+            out = []
+            for x in e.elems:
+                vs = self._unchanged_vars(x, env, depth + 1)
+                if vs is None:
+                    return None
+                out += vs
+            return out
+        if isinstance(e, ast.Ident):
+            v = self._var_of(e.name, env)
+            if v is not None:
+                return [v]
+            target = self._user_def(e, env)
+            if target is not None and not target[0].params:
+                return self._unchanged_vars(target[0].body, target[1], depth + 1)
+        return None
+
+    # -- LET ---------------------------------------------------------------------------------
+    def _let_bindings(self, e: ast.Let, env: Env):
+        """Compile LET definitions in order: [(name, binding, python name, init code)].
+
+        Values are lazy (TLC evaluates a LET definition only when used, and at most once):
+        `_Lazy(lambda: value)`, read with `.get()`. Constant values are computed now instead.
+        Operators become lambdas `(s, t, *args)`; recursive functions `_LazyFn`s."""
+        out = []
+        inner = env
+        for d in e.defs:
+            if isinstance(d, ast.OpDef) and not d.params:
+                code, flags = self.expr(d.body, inner)
+                if flags == 0 or _trivial(code):
+                    b = ("val", code)
+                    inner = inner.bind({d.name: b})
+                    continue
+                local = self._local(d.name)
+                self._note_binds([local])
+                b = ("lazy", local)
+                out.append((d.name, b, local, f"_Lazy(lambda: {code})"))
+                inner = inner.bind({d.name: b})
+            elif isinstance(d, ast.OpDef):
+                local = self._local(d.name)
+                b = ("op", local, len(d.params))
+                inner = inner.bind({d.name: b})  # visible in its own body (RECURSIVE)
+                params = {p.name: ("val", self._local(p.name)) if not p.arity
+                          else ("op", self._local(p.name), p.arity) for p in d.params}
+                self._note_binds([local] + [pb[1] for pb in params.values()])
+                body, _ = self.expr(d.body, inner.bind(params))
+                args = ", ".join(pb[1] for pb in params.values())
+                out.append((d.name, b, local, f"(lambda s, t, {args}: {body})"))
+            elif isinstance(d, ast.FuncDef):
+                local = self._local(d.name)
+                self._note_binds([local])
+                b = ("fndef", local)
+                inner = inner.bind({d.name: b})
+                out.append((d.name, b, local, self._funcdef_value(d, inner, local)))
+            elif isinstance(d, ast.Recursive):
+                continue
+            else:
+                raise CompileError("this kind of LET definition is not supported yet", d.span)
+        return inner, out
+
+    def _let_env(self, e: ast.Let, env: Env, lines: list[str], depth: int) -> Env:
+        """LET in an action: one assignment statement per definition."""
+        inner, defs = self._let_bindings(e, env)
+        for _, _, local, init in defs:
+            lines.append(f"{'    ' * depth}{local} = {init}")
+        return inner
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, e, env: Env) -> tuple[str, int]:
+        """Compile an expression to Python source; also return its dependency flags.
+
+        LOCAL is set only when the code reads a Python local bound outside e itself, so an
+        expression with flags 0 is constant and is computed here, once."""
+        self._uses.append(set())
+        self._binds.append(set())
+        try:
+            code, flags = self._expr(e, env)
+        finally:
+            used = self._uses.pop()
+            bound = self._binds.pop()
+        free = used - bound
+        if self._uses:
+            self._uses[-1] |= free
+        flags = (flags & ~LOCAL) | (LOCAL if free else 0)
+        if flags == 0 and not _trivial(code):
+            return self._hoist(code, flags), 0
+        return code, flags
+
+    def _note_uses(self, code: str) -> None:
+        if self._uses:
+            self._uses[-1].update(_LOCAL_RE.findall(code))
+
+    def _note_binds(self, names) -> None:
+        if self._binds:
+            self._binds[-1].update(names)
+
+    def _hoist(self, code: str, flags: int) -> str:
+        try:
+            value = eval(code, self.g)  # noqa: S307 - code we generated ourselves
+        except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError):
+            return code
+        return self._const_name(value)
+
+    def _const_name(self, value) -> str:
+        if value is True or value is False or value is None:
+            return repr(value)
+        if type(value) is int:
+            return repr(value) if value >= 0 else f"({value})"
+        if type(value) is str:
+            return repr(value)
+        name = f"_k{next(self._counter)}"
+        self.g[name] = value
+        return name
+
+    def _span_const(self, span) -> str:
+        return self._const_name(("span", span)) if span is not None else "None"
+
+    def _expr(self, e, env: Env) -> tuple[str, int]:
+        t = type(e)
+        if t is ast.Num:
+            return repr(e.value), 0
+        if t is ast.Str:
+            return repr(e.value), 0
+        if t is ast.Bool:
+            return repr(e.value), 0
+        if t is ast.BuiltinSet:
+            return e.name if e.name == "BOOLEAN" else "STRING", 0
+        if t is ast.Ident:
+            return self._ident(e, env)
+        if t is ast.OpApp:
+            return self._opapp(e, env)
+        if t is ast.Junction:
+            parts = [self.expr(x, env) for x in e.items]
+            op = " and " if e.kind == "and" else " or "
+            return "(" + op.join(c for c, _ in parts) + ")", _or(parts)
+        if t is ast.If:
+            c, f1 = self.expr(e.cond, env)
+            a, f2 = self.expr(e.then, env)
+            b, f3 = self.expr(e.else_, env)
+            return f"({a} if truth({c}) else {b})", f1 | f2 | f3
+        if t is ast.Case:
+            flags = 0
+            code = (self.expr(e.other, env) if e.other is not None
+                    else (f"_case_fail({self._span_const(e.span)})", 0))
+            flags |= code[1]
+            out = code[0]
+            for cond, val in reversed(e.arms):
+                c, f1 = self.expr(cond, env)
+                v, f2 = self.expr(val, env)
+                out = f"({v} if truth({c}) else {out})"
+                flags |= f1 | f2
+            return out, flags
+        if t is ast.Tuple:
+            parts = [self.expr(x, env) for x in e.elems]
+            if not parts:
+                return "()", 0
+            return "(" + ", ".join(c for c, _ in parts) + ",)", _or(parts)
+        if t is ast.SetEnum:
+            parts = [self.expr(x, env) for x in e.elems]
+            if not parts:
+                return "_EMPTY", 0
+            return "frozenset((" + ", ".join(c for c, _ in parts) + ",))", _or(parts)
+        if t is ast.Record:
+            names = sorted((n for n, _ in e.fields), key=runtime.tlc_key)
+            parts = dict((n, self.expr(x, env)) for n, x in e.fields)
+            keys = self._const_name(tuple(names))
+            vals = ", ".join(parts[n][0] for n in names)
+            return f"Fn(({keys}, ({vals},)))", _or(parts.values())
+        if t is ast.RecordSet:
+            parts = [(n, self.expr(x, env)) for n, x in e.fields]
+            inner = ", ".join(f"{n!r}: {c}" for n, (c, _) in parts)
+            return f"RecordSet({{{inner}}})", _or(p for _, p in parts)
+        if t is ast.FuncSet:
+            d, f1 = self.expr(e.domain, env)
+            r, f2 = self.expr(e.codomain, env)
+            return f"FuncSet({d}, {r})", f1 | f2
+        if t is ast.CartProd:
+            parts = [self.expr(x, env) for x in e.factors]
+            return "Product((" + ", ".join(c for c, _ in parts) + ",))", _or(parts)
+        if t is ast.FuncApp:
+            raw = self._is_recursive_fn(e.func, env)
+            self._raw_fn = raw
+            try:
+                f, f1 = self.expr(e.func, env)
+            finally:
+                self._raw_fn = False
+            if raw:
+                args = [self.expr(a, env) for a in e.args]
+                x = args[0][0] if len(args) == 1 else "(" + ", ".join(c for c, _ in args) + ",)"
+                return f"_fcall({f}, {x})", f1 | _or(args)
+            args = [self.expr(a, env) for a in e.args]
+            if len(args) == 1:
+                return f"app({f}, {args[0][0]})", f1 | args[0][1]
+            return f"app({f}, ({', '.join(c for c, _ in args)},))", f1 | _or(args)
+        if t is ast.FieldAccess:
+            r, f1 = self.expr(e.record, env)
+            return f"field({r}, {e.field!r})", f1
+        if t is ast.Except:
+            return self._except(e, env)
+        if t is ast.At:
+            b = env.locals.get("@")
+            if b is None:
+                raise CompileError("`@` outside an EXCEPT update", e.span)
+            self._note_uses(b[1])
+            return b[1], LOCAL
+        if t is ast.Quant:
+            return self._quant(e, env)
+        if t is ast.Choose:
+            body_env, comp, flags = self._comprehension((e.bound,), env)
+            body, f2 = self.expr(e.body, body_env)
+            dom, f3 = self.expr(e.bound.domain, env) if e.bound.domain is not None else (None, 0)
+            if dom is None:
+                raise CompileError("TLC attempted to evaluate an unbounded CHOOSE.\nMake sure "
+                                   "that the expression is of form CHOOSE x \\in S: P(x).",
+                                   e.span)
+            var = comp[0][0]
+            if var.startswith("("):
+                return (f"choose({dom}, lambda _v: (lambda {var[1:-2]}: {body})(*_v))",
+                        f2 | f3)
+            return f"choose({dom}, lambda {var}: {body})", f2 | f3
+        if t is ast.SetFilter:
+            body_env, comp, flags = self._comprehension((e.bound,), env)
+            pred, f2 = self.expr(e.pred, body_env)
+            return (f"frozenset([{comp[0][0]} for {comp[0][0]} in each({comp[0][1]}) "
+                    f"if truth({pred})])", flags | f2)
+        if t is ast.SetMap:
+            body_env, comp, flags = self._comprehension(e.bounds, env)
+            val, f2 = self.expr(e.expr, body_env)
+            loops = " ".join(f"for {v} in each({d})" for v, d in comp)
+            return f"frozenset([{val} {loops}])", flags | f2
+        if t is ast.FuncCons:
+            body_env, comp, flags = self._comprehension(e.bounds, env)
+            val, f2 = self.expr(e.body, body_env)
+            loops = " ".join(f"for {v} in each({d})" for v, d in comp)
+            if len(comp) == 1:
+                key = comp[0][0]
+            else:
+                key = "(" + ", ".join(v for v, _ in comp) + ",)"
+            return f"make_fn([({key}, {val}) {loops}])", flags | f2
+        if t is ast.Let:
+            inner, defs = self._let_bindings(e, env)
+            body, flags = self.expr(e.body, inner)
+            for _, b, local, init in reversed(defs):
+                if b[0] == "op" and local in init:
+                    raise CompileError("a recursive LET operator is only supported in actions",
+                                       e.span)
+                body = f"(lambda {local}: {body})({init})"
+            return body, flags | (LOCAL if defs else 0)
+        if t is ast.Lambda:
+            raise CompileError("LAMBDA may only be an operator argument", e.span)
+        if t is ast.InstanceRef:
+            return self._instance_ref(e, env)
+        if t in (ast.BoxAction, ast.AngleAction, ast.Fairness):
+            raise CompileError("temporal formulas are only allowed in PROPERTY and SPECIFICATION",
+                               e.span)
+        if t is ast.Decimal:
+            raise CompileError("TLC does not support real numbers", e.span)
+        raise CompileError(f"cannot evaluate {type(e).__name__} yet", e.span)
+
+    def _is_recursive_fn(self, e, env: Env) -> bool:
+        """Is e the name of a recursive function definition (applied point-wise)?"""
+        if not isinstance(e, ast.Ident):
+            return False
+        b = env.locals.get(e.name)
+        if b is not None:
+            return b[0] == "fndef"
+        sym = env.scope.symbols.get(e.name)
+        return sym is not None and isinstance(sym.node, ast.FuncDef)
+
+    def _uses_outer_locals(self, flags: int, env: Env) -> bool:
+        return bool(flags & LOCAL)
+
+    def _comprehension(self, bounds, env: Env):
+        """Python loop variables for bounds; returns (body env, [(var, domain code)], flags)."""
+        comp, binds, flags = [], {}, 0
+        inner = env
+        for b in bounds:
+            if b.domain is None:
+                raise CompileError("TLC cannot enumerate an unbounded quantifier", b.span)
+            dom, f = self.expr(b.domain, inner)
+            flags |= f
+            if b.tuple:
+                names = [self._local(n) for n in b.names]
+                comp.append(("(" + ", ".join(names) + ",)", dom))
+                for n, p in zip(b.names, names, strict=True):
+                    binds[n] = ("val", p)
+            else:
+                for n in b.names:
+                    p = self._local(n)
+                    comp.append((p, dom))
+                    binds[n] = ("val", p)
+        self._note_binds(_LOCAL_RE.findall(" ".join(v for v, _ in comp)))
+        return env.bind(binds), comp, flags
+
+    def _quant(self, e: ast.Quant, env: Env):
+        if e.kind not in ("A", "E"):
+            raise CompileError("temporal quantifiers are only allowed in properties", e.span)
+        body_env, comp, flags = self._comprehension(e.bounds, env)
+        body, f2 = self.expr(e.body, body_env)
+        loops = " ".join(f"for {v} in each({d})" for v, d in comp)
+        fn = "all" if e.kind == "A" else "any"
+        return f"{fn}([truth({body}) {loops}])" if False else (
+            f"{fn}(truth({body}) {loops})"), flags | f2
+
+    def _except(self, e: ast.Except, env: Env):
+        code, flags = self.expr(e.func, env)
+        for u in e.updates:
+            keys = []
+            for kind, val in u.path:
+                if kind == "field":
+                    keys.append(repr(val))
+                else:
+                    parts = [self.expr(a, env) for a in val]
+                    flags |= _or(parts)
+                    keys.append(parts[0][0] if len(parts) == 1
+                                else "(" + ", ".join(c for c, _ in parts) + ",)")
+            uses_at = _mentions_at(u.value)
+            if uses_at:
+                at = self._local("at")
+                self._note_binds([at])
+                v, f = self.expr(u.value, env.bind({"@": ("val", at)}))
+                flags |= f
+                code = f"except_path({code}, ({', '.join(keys)},), lambda {at}: {v})"
+            else:
+                v, f = self.expr(u.value, env)
+                flags |= f
+                if len(keys) == 1:
+                    code = f"except_({code}, {keys[0]}, {v})"
+                else:
+                    code = f"except_path({code}, ({', '.join(keys)},), None, {v})"
+        return code, flags
+
+    # -- names --------------------------------------------------------------------------------
+    def _ident(self, e: ast.Ident, env: Env):
+        name = e.name
+        b = env.locals.get(name)
+        if b is not None:
+            return self._use_binding(b, e, ())
+        sym = env.scope.symbols.get(name)
+        if sym is None:
+            raise CompileError(f"undefined identifier {name!r}", e.span)
+        return self._symbol(sym, env, (), e)
+
+    def _use_binding(self, b, e, args):
+        kind = b[0]
+        self._note_uses(b[1])
+        if kind == "val":
+            if args:
+                raise CompileError(f"{getattr(e, 'name', '?')!r} is not an operator", e.span)
+            return b[1], LOCAL
+        if kind == "lazy":
+            return f"{b[1]}.get()", LOCAL
+        if kind == "fndef":
+            return (b[1] if self._raw_fn else f"{b[1]}.full()"), LOCAL
+        if kind in ("op", "opcode"):
+            fn = b[1] if kind == "op" else b[3]
+            if not args:
+                return fn, LOCAL
+            return f"{fn}(s, t, {', '.join(args)})", LOCAL | STATE
+        raise CompileError("internal: bad binding", getattr(e, "span", None))
+
+    def _symbol(self, sym: Symbol, env: Env, args: tuple, e) -> tuple[str, int]:
+        """Code for a module-level name applied to already-compiled args."""
+        if sym.kind == "variable":
+            return self._variable(sym.name, env, e)
+        if sym.kind == "constant":
+            if env.frame is self.root_frame:
+                if sym.name in self.overrides:
+                    return self._override(sym.name, args, e)
+                if sym.name not in self.constants:
+                    raise CompileError(f"the constant {sym.name!r} has no value in the "
+                                       f"configuration", e.span)
+                value = self.constants[sym.name]
+                if args:
+                    raise CompileError(f"{sym.name!r} is not an operator", e.span)
+                return self._const_name(value), 0
+            sub = env.frame.subst.get(sym.name)
+            if sub is None:
+                raise CompileError(f"no substitution for {sym.name!r}", e.span)
+            sexpr, senv = sub
+            if isinstance(sexpr, tuple) and sexpr and sexpr[0] == "op":
+                return self._use_binding(sexpr, e, args)
+            code, flags = self.expr(sexpr, senv)
+            if args:
+                return f"{code}(s, t, {', '.join(args)})", flags | STATE
+            return code, flags
+        if env.frame is self.root_frame and sym.name in self.overrides and (
+                sym.module == self.root.name or sym.module in self._root_extends()):
+            return self._override(sym.name, args, e)
+        if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
+                "operator", "function") and not args:
+            return self._const_name(self.constants[sym.name]), 0
+        if sym.kind in ("operator", "function"):
+            native = NATIVE.get((sym.module, sym.name))
+            if native is not None:
+                flags = 8 if (sym.module, sym.name) in IMPURE_OPS else 0
+                return native.format(*args), flags
+            return self._call_def(sym, env, args, e)
+        raise CompileError(f"{sym.name!r} cannot be used as a value", e.span)
+
+    def _root_extends(self) -> set[str]:
+        return {s.module for s in self.root.symbols.values()}
+
+    def _override(self, name: str, args, e):
+        target = self.overrides[name]
+        sym = self.root.symbols.get(target)
+        if sym is None:
+            raise CompileError(f"the replacement {target!r} is not defined", e.span)
+        return self._symbol(sym, self.root_env(), args, e)
+
+    def _variable(self, name: str, env: Env, e):
+        if env.frame is not self.root_frame:
+            sub = env.frame.subst.get(name)
+            if sub is None:
+                raise CompileError(f"no substitution for variable {name!r}", e.span)
+            return self.expr(sub[0], sub[1])
+        i = self.var_index[name]
+        if self.mode == "primed":
+            return f"t[{i}]", NEXT
+        if self.mode == "init":
+            local = self.primes.get(name)
+            if local is None:
+                return f"_unassigned({name!r})", STATE
+            return local, STATE
+        return f"s[{i}]", STATE
+
+    def _primed(self, e, env: Env):
+        """e' : e evaluated in the next state."""
+        if isinstance(e, ast.Ident) and e.name not in env.locals:
+            sym = env.scope.symbols.get(e.name)
+            if sym is not None and sym.kind == "variable":
+                var = self._var_of(e.name, env)
+                if var is None and env.frame is not self.root_frame:
+                    sub = env.frame.subst.get(e.name)
+                    return self._primed(sub[0], sub[1])
+                if self.mode == "action":
+                    local = self.primes.get(var)
+                    if local is None:
+                        return f"_unassigned({var + chr(39)!r})", NEXT
+                    return local, NEXT
+                return f"t[{self.var_index[var]}]", NEXT
+        # Prime a compound expression: compile it with variables read from the next state.
+        saved = self._prime_swap()
+        try:
+            code, flags = self._expr(e, env)
+        finally:
+            self._prime_unswap(saved)
+        return code, flags | NEXT
+
+    def _prime_swap(self):
+        saved = (self.mode, self.primes)
+        if self.mode == "action":
+            self.mode = "init"  # reads of unprimed variables now mean the bound next values
+        else:
+            self.mode = "primed"
+        return saved
+
+    def _prime_unswap(self, saved):
+        self.mode, self.primes = saved
+
+    def _call_def(self, sym: Symbol, env: Env, args, e):
+        d = sym.node
+        denv = self._def_env(sym, env)
+        key = (denv.frame.ident, sym.module, sym.name, self.mode == "primed")
+        if isinstance(d, ast.FuncDef):
+            fname, flags = self._compiled_funcdef(sym, d, denv, key)
+            if args:
+                raise CompileError(f"{sym.name!r} is a function: write {sym.name}[...]", e.span)
+            if self._raw_fn:
+                return fname, flags  # a _LazyFn, which FuncApp applies point-wise
+            return f"{fname}.full()", flags
+        if isinstance(d, ast.Param):  # a RECURSIVE declaration: the definition follows
+            real = self.scopes[sym.module].symbols.get(sym.name)
+            if real is not None and isinstance(real.node, ast.OpDef):
+                d = real.node
+            else:
+                raise CompileError(f"no definition for RECURSIVE {sym.name!r}", e.span)
+        if not isinstance(d, ast.OpDef):
+            raise CompileError(f"{sym.name!r} cannot be evaluated", e.span)
+        what = "var" if self.mode in ("init", "primed") else "prime"
+        if self.mode in ("action", "init", "primed") and _mentions_prime(d.body, self, denv,
+                                                                           set(), what):
+            # Action-level definitions are expanded where they are used.
+            binds = {}
+            for p, a in zip(d.params, args, strict=True):
+                binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
+            code, flags = self.expr(d.body, denv.bind(binds))
+            return code, flags | STATE
+        fname, flags = self._compiled_def(d, denv, key)
+        if not d.params:
+            if flags == 0:
+                return fname, 0
+            return f"{fname}(s, t)", flags
+        return f"{fname}(s, t, {', '.join(args)})", flags | STATE
+
+    def _compiled_def(self, d: ast.OpDef, denv: Env, key):
+        hit = self._defs.get(key) if denv.frame.cacheable else None
+        if hit is not None:
+            return hit
+        fname = _pyname("op", d.name, next(self._counter))
+        params = {}
+        for p in d.params:
+            local = self._local(p.name)
+            params[p.name] = ("op", local, p.arity) if p.arity else ("val", local)
+        # Register first so recursive calls find it.
+        self._defs[key] = (fname, STATE)
+        saved = (self.mode, self.primes)
+        if self.mode != "primed":
+            self.mode, self.primes = "expr", None
+        try:
+            body, flags = self.expr(d.body, denv.bind(params))
+        finally:
+            self.mode, self.primes = saved
+        flags &= ~LOCAL
+        plist = ", ".join(b[1] for b in params.values())
+        self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n    return {body}\n",
+                     fname)
+        if not d.params and flags == 0:
+            # A constant definition: compute it once.
+            try:
+                value = self.g[fname](None, None)
+            except (EvalError, runtime.AssertFailure, RecursionError):
+                self._defs[key] = (fname, STATE)
+                return fname, STATE
+            const = self._const_name(value)
+            self._defs[key] = (const, 0)
+            return const, 0
+        result = (fname, flags | (STATE if d.params else 0))
+        self._defs[key] = result
+        return result
+
+    def _compiled_funcdef(self, sym: Symbol, d: ast.FuncDef, denv: Env, key):
+        hit = self._defs.get(key)
+        if hit is not None:
+            return hit
+        fname = _pyname("fn", d.name, next(self._counter))
+        self._defs[key] = (f"{fname}(s, t)", STATE)
+        inner = denv.bind({d.name: ("val", f"{fname}(s, t)")})
+        saved = (self.mode, self.primes)
+        self.mode, self.primes = "expr", None
+        try:
+            value_code = self._funcdef_value(d, inner, f"{fname}(s, t)")
+        finally:
+            self.mode, self.primes = saved
+        # The function's value depends on the state: keep the one for the latest state.
+        self._define(f"def {{name}}(s, t, _last=[None, None, None]):\n"
+                     f"    if _last[2] is None or _last[0] is not s or _last[1] is not t:\n"
+                     f"        _last[0], _last[1], _last[2] = s, t, None\n"
+                     f"        _last[2] = {value_code}\n"
+                     f"    return _last[2]\n", fname)
+        result = (f"{fname}(s, t)", STATE)
+        self._defs[key] = result
+        return result
+
+    def _funcdef_value(self, d: ast.FuncDef, env: Env, self_code: str) -> str:
+        """A recursive function definition's value: built lazily so its body may call itself."""
+        self._uses.append(set())
+        self._binds.append(set())
+        body_env, comp, _ = self._comprehension(d.bounds, env)
+        val, _ = self.expr(d.body, body_env)
+        used, bound = self._uses.pop(), self._binds.pop()
+        if self._uses:
+            self._uses[-1] |= used - bound
+        if len(comp) == 1 and not comp[0][0].startswith("("):
+            v, dom = comp[0]
+            return f"_LazyFn({dom}, lambda {v}: {val})"
+        if len(comp) == 1:
+            v, dom = comp[0]
+            return f"_LazyFn({dom}, lambda _k: (lambda {v[1:-2]}: {val})(*_k))"
+        names = ", ".join(v for v, _ in comp)
+        doms = ", ".join(dm for _, dm in comp)
+        return f"_LazyFn(Product(({doms},)), lambda _k: (lambda {names}: {val})(*_k))"
+
+    def _def_env(self, sym: Symbol, env: Env) -> Env:
+        """The env a definition's body is compiled in: its module's scope, the right frame."""
+        scope = self.scopes.get(sym.module)
+        if scope is None:  # a LET-local or parameter symbol: not module-level
+            return env
+        frame = self._frame_for(sym, env)
+        return Env(scope, frame, {})
+
+    def _frame_for(self, sym: Symbol, env: Env) -> Frame:
+        """A definition reached through an unnamed INSTANCE gets that instance's frame."""
+        key = (env.frame.ident, env.scope.name, sym.module, sym.name)
+        hit = self._instance_frames.get(key)
+        if hit is not None:
+            return hit
+        frame = env.frame
+        inst = self._unnamed_instance_for(env.scope.module, sym, set())
+        if inst is not None:
+            frame = self._make_frame(inst, env)
+        self._instance_frames[key] = frame
+        return frame
+
+    def _unnamed_instance_for(self, module: ast.Module, sym: Symbol, seen: set):
+        if module.name in seen:
+            return None
+        seen.add(module.name)
+        for unit in module.units:
+            if isinstance(unit, ast.Instance):
+                target = self.scopes[unit.module]
+                if target.exports.get(sym.name) == sym:
+                    return unit
+        for ext in module.extends:
+            if ext in self.scopes:
+                found = self._unnamed_instance_for(self.scopes[ext].module, sym, seen)
+                if found is not None:
+                    return found
+        return None
+
+    def _make_frame(self, inst: ast.Instance, env: Env, params: dict | None = None) -> Frame:
+        target = self.scopes[inst.module]
+        penv = Env(env.scope, env.frame, dict(params or {}))
+        subst = {}
+        for s in inst.substs:
+            subst[s.name] = (s.expr, penv)
+        for name in list(target.constants) + list(target.variables):
+            if name not in subst:
+                subst[name] = (ast.Ident(name, span=inst.span), penv)
+        return Frame(subst, next(self._counter), cacheable=not params)
+
+    def _instance_def(self, e: ast.InstanceRef, env: Env):
+        """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
+        first, first_args = e.path[0]
+        sym = env.scope.symbols.get(first) if first not in env.locals else None
+        if sym is None or sym.kind != "instance":
+            return None
+        idef = sym.node
+        denv = self._def_env(sym, env) if sym.module in self.scopes else env
+        params = {}
+        for p, a in zip(idef.params, first_args, strict=True):
+            code, _ = self.expr(a, env)
+            params[p.name] = ("val", code)
+        frame = self._make_frame(idef.instance, denv if not params else denv, params)
+        scope = self.scopes[idef.instance.module]
+        cur = Env(scope, frame, {})
+        for name, args in e.path[1:]:
+            inner = scope.exports.get(name)
+            idef2 = inner.node
+            ps = {}
+            for p, a in zip(idef2.params, args, strict=True):
+                code, _ = self.expr(a, env)
+                ps[p.name] = ("val", code)
+            frame = self._make_frame(idef2.instance, cur, ps)
+            scope = self.scopes[idef2.instance.module]
+            cur = Env(scope, frame, {})
+        op = scope.exports.get(e.name)
+        if op is None:
+            return None
+        return op.node, Env(self.scopes.get(op.module, scope), cur.frame, {}), e.args
+
+    def _instance_ref(self, e: ast.InstanceRef, env: Env):
+        first = e.path[0][0]
+        sym = env.scope.symbols.get(first)
+        if sym is not None and sym.kind in ("operator", "function") and (
+                e.name.isdigit() or e.name == ":"):
+            return self._subexpression(sym, e, env)
+        resolved = self._instance_def(e, env)
+        if resolved is None:
+            raise CompileError(f"cannot resolve {first}!{e.name}", e.span)
+        d, denv, args = resolved
+        op_sym = denv.scope.symbols.get(e.name) or self._find_symbol(d, denv)
+        compiled_args = [self.expr(a, env) for a in args]
+        flags = _or(compiled_args)
+        code, f = self._symbol(op_sym, denv, tuple(c for c, _ in compiled_args), e)
+        return code, flags | f
+
+    def _find_symbol(self, d, denv: Env):
+        for s in denv.scope.symbols.values():
+            if s.node is d:
+                return s
+        raise CompileError("internal: instance definition not found", getattr(d, "span", None))
+
+    def _subexpression(self, sym: Symbol, e: ast.InstanceRef, env: Env):
+        d = sym.node
+        body = d.body
+        if e.name == ":":
+            return self.expr(body, self._def_env(sym, env))
+        n = int(e.name)
+        items = body.items if isinstance(body, ast.Junction) else None
+        if items is None or not 1 <= n <= len(items):
+            raise CompileError(f"{sym.name}!{n} does not name a conjunct or disjunct", e.span)
+        return self.expr(items[n - 1], self._def_env(sym, env))
+
+    def _opapp(self, e: ast.OpApp, env: Env):
+        op = e.op
+        b = env.locals.get(op)
+        if b is not None:
+            args = [self.expr(a, env) for a in e.args]
+            code, f = self._use_binding(b, e, tuple(c for c, _ in args))
+            return code, f | _or(args)
+        sym = env.scope.symbols.get(op)
+        if sym is None:
+            return self._builtin(e, env)
+        # Higher-order parameters of native operators take Python callables.
+        ho = HIGHER_ORDER.get((sym.module, sym.name), ())
+        args, flags = [], 0
+        for i, a in enumerate(e.args):
+            if i in ho:
+                code, f = self._op_value(a, env)
+            else:
+                param = self._param_arity(sym, i)
+                if param:
+                    b2 = self._op_arg(a, env, param)
+                    code, f = b2[1], LOCAL
+                else:
+                    code, f = self.expr(a, env)
+            args.append(code)
+            flags |= f
+        code, f = self._symbol(sym, env, tuple(args), e)
+        return code, flags | f
+
+    def _param_arity(self, sym: Symbol, i: int) -> int:
+        d = sym.node
+        if isinstance(d, ast.OpDef) and i < len(d.params):
+            return d.params[i].arity
+        return 0
+
+    def _op_arg(self, a, env: Env, arity: int):
+        """An operator passed as an argument: a Python callable (s, t, *args)."""
+        if isinstance(a, ast.Lambda):
+            params = {p: ("val", self._local(p)) for p in a.params}
+            self._note_binds([b[1] for b in params.values()])
+            body, _ = self.expr(a.body, env.bind(params))
+            plist = ", ".join(b[1] for b in params.values())
+            return ("op", f"(lambda s, t, {plist}: {body})", arity)
+        if isinstance(a, ast.Ident):
+            b = env.locals.get(a.name)
+            if b is not None and b[0] in ("op", "opcode"):
+                return b
+            sym = env.scope.symbols.get(a.name)
+            names = [self._local(f"a{i}") for i in range(arity)]
+            self._note_binds(names)
+            if sym is None:
+                fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
+                                 span=a.span)
+            else:
+                fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
+                                 span=a.span)
+            binds = {n: ("val", n) for n in names}
+            body, _ = self.expr(fake, env.bind(binds))
+            return ("op", f"(lambda s, t, {', '.join(names)}: {body})", arity)
+        raise CompileError("expected an operator as this argument", a.span)
+
+    def _op_value(self, a, env: Env):
+        """An operator argument for a native operator: a callable of plain values."""
+        b = self._op_arg(a, env, 2 if False else _lambda_arity(a, env))
+        n = b[2]
+        names = [f"_x{i}" for i in range(n)]
+        return f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))", LOCAL | STATE
+
+    def _builtin(self, e: ast.OpApp, env: Env):
+        op, args = e.op, e.args
+        if op == "'":
+            return self._primed(args[0], env)
+        if op == "UNCHANGED":
+            a, f1 = self.expr(args[0], env)
+            p, f2 = self._primed(args[0], env)
+            return f"({p} == {a})", f1 | f2
+        if op == "ENABLED":
+            raise CompileError("ENABLED is not supported yet", e.span)
+        if op in ("[]", "<>", "~>", "-+->", "\\cdot"):
+            raise CompileError(f"the temporal operator {op} is only allowed in properties",
+                               e.span)
+        parts = [self.expr(a, env) for a in args]
+        flags = _or(parts)
+        c = [p[0] for p in parts]
+        if op == "\\land":
+            return f"({c[0]} and {c[1]})", flags
+        if op == "\\lor":
+            return f"({c[0]} or {c[1]})", flags
+        if op == "\\lnot":
+            return f"(not truth({c[0]}))", flags
+        if op == "=>":
+            return f"((not truth({c[0]})) or {c[1]})", flags
+        if op == "\\equiv":
+            return f"(truth({c[0]}) == truth({c[1]}))", flags
+        if op in ("=", "#"):
+            return f"({c[0]} {_INFIX_PY[op]} {c[1]})", flags
+        if op == "\\in":
+            return f"({c[0]} in {c[1]})", flags
+        if op == "\\notin":
+            return f"({c[0]} not in {c[1]})", flags
+        if op == "\\cup":
+            return f"cup({c[0]}, {c[1]})", flags
+        if op == "\\cap":
+            return f"cap({c[0]}, {c[1]})", flags
+        if op == "\\":
+            return f"diff({c[0]}, {c[1]})", flags
+        if op == "\\subseteq":
+            return f"subseteq({c[0]}, {c[1]})", flags
+        if op == "SUBSET":
+            return f"PowerSet({c[0]})", flags
+        if op == "UNION":
+            return f"big_union({c[0]})", flags
+        if op == "DOMAIN":
+            return f"domain({c[0]})", flags
+        raise CompileError(f"undefined operator {op}", e.span)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _local(self, name: str) -> str:
+        return _pyname("v", name, next(self._counter))
+
+    def _const_value(self, e, env: Env):
+        """Evaluate a constant-level expression now, or raise _NotConstant."""
+        saved = (self.mode, self.primes)
+        self.mode, self.primes = "expr", None
+        try:
+            code, flags = self.expr(e, env)
+        finally:
+            self.mode, self.primes = saved
+        if flags:
+            raise _NotConstant
+        try:
+            return eval(code, self.g)  # noqa: S307
+        except NameError:
+            raise _NotConstant from None
+        except (EvalError, TypeError) as err:
+            raise _NotConstant from err
+
+    def _define(self, src: str, name: str):
+        fname = name if name.isidentifier() and name not in self.g else _pyname(
+            "f", name, next(self._counter))
+        code = src.replace("{name}", fname)
+        self.g["_U"] = _U
+        self.g["_Lazy"] = _Lazy
+        self.g["_LazyFn"] = _LazyFn
+        try:
+            exec(compile(code, f"<kipcheck:{fname}>", "exec"), self.g)  # noqa: S102
+        except SyntaxError as err:  # pragma: no cover - a compiler bug
+            raise CompileError(f"internal: generated code does not compile ({err}):\n{code}"
+                               ) from err
+        self.sources[fname] = code
+        return self.g[fname]
+
+    sources: dict = {}
+
+
+class _NotConstant(Exception):
+    pass
+
+
+class _Unset:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
+
+
+_U = _Unset()
+
+
+class _Lazy:
+    """A LET definition's value: computed on first use, then remembered."""
+
+    __slots__ = ("make", "value")
+
+    def __init__(self, make):
+        self.make = make
+        self.value = _U
+
+    def get(self):
+        if self.value is _U:
+            self.value = self.make()
+        return self.value
+
+
+class _LazyFn(runtime.LazySet):
+    """f[x \\in S] == body: applied point-wise (so recursion terminates), built on demand."""
+
+    finite = True
+
+    def __init__(self, domain, body):
+        self.domain = domain
+        self.body = body
+        self.cache = {}
+        self._full = None
+
+    def __call__(self, x):
+        return self.apply(x)
+
+    def apply(self, x):
+        if x in self.cache:
+            return self.cache[x]
+        if x not in self.domain:
+            raise EvalError(f"Attempted to apply the recursively defined function to {show(x)}, "
+                            f"which is not in its domain.")
+        v = self.body(x)
+        self.cache[x] = v
+        return v
+
+    def full(self):
+        if self._full is None:
+            self._full = runtime.make_fn((k, self.apply(k)) for k in runtime.enum(self.domain))
+        return self._full
+
+    def __eq__(self, other):
+        return self.full() == (other.full() if isinstance(other, _LazyFn) else other)
+
+    def __hash__(self):
+        return hash(self.full())
+
+    def __repr__(self):
+        return show(self.full())
+
+
+def _fcall(f, x):
+    return f.apply(x) if isinstance(f, _LazyFn) else runtime.app(f, x)
+
+
+def _only_val_locals(env: Env) -> bool:
+    return all(b[0] == "val" and not b[1].startswith("v") for b in env.locals.values())
+
+
+def _lambda_arity(a, env: Env) -> int:
+    if isinstance(a, ast.Lambda):
+        return len(a.params)
+    if isinstance(a, ast.Ident):
+        b = env.locals.get(a.name)
+        if b is not None and b[0] in ("op", "opcode"):
+            return b[2]
+        sym = env.scope.symbols.get(a.name)
+        if sym is not None:
+            return sym.arity
+    return 1
+
+
+def _except_path(f, keys, fun, value=None):
+    """[f EXCEPT ![k1][k2]... = v]; `fun`, if given, computes v from the old value (`@`)."""
+    k = keys[0]
+    if len(keys) == 1:
+        if fun is None:
+            return runtime.except_(f, k, value)
+        try:
+            old = runtime.app(f, k)
+        except EvalError:
+            return f
+        return runtime.except_(f, k, fun(old))
+    try:
+        inner = runtime.app(f, k)
+    except EvalError:
+        return f
+    return runtime.except_(f, k, _except_path(inner, keys[1:], fun, value))
+
+
+def _unassigned(name: str):
+    raise EvalError(f"The variable {name} was used before it was assigned a value.")
+
+
+def _case_fail(span):
+    raise EvalError("Attempted to evaluate a CASE with no conditions true.",
+                    span[1] if isinstance(span, tuple) else span)
+
+
+def _not_enumerable(v):
+    raise EvalError(f"TLC cannot enumerate {show(v)}")
+
+
+def _print_t(v):
+    print(show(v), flush=True)
+    return True
+
+
+def _tlc_get(key):
+    if key == "level":
+        return _LEVEL[0]
+    if key in runtime.TLC_REGISTERS:
+        return runtime.TLC_REGISTERS[key]
+    raise EvalError(f"TLCGet({show(key)}) is not supported")
+
+
+def _tlc_set(key, value):
+    runtime.TLC_REGISTERS[key] = value
+    return True
+
+
+def _random_element(s):
+    import random
+
+    elems = runtime.ordered(runtime.as_set(s))
+    if not elems:
+        raise EvalError("RandomElement of the empty set")
+    return random.choice(elems)
+
+
+class _AnySet(runtime.LazySet):
+    def __contains__(self, x):
+        return True
+
+    def __repr__(self):
+        return "Any"
+
+
+_ANY = _AnySet()
+_LEVEL = [0]
+_STANDARD = {"Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC", "TLAPS",
+             "Randomization"}
+
+
+def _or(parts) -> int:
+    flags = 0
+    for p in parts:
+        flags |= p[1]
+    return flags
+
+
+_TRIVIAL_RE = re.compile(r"-?\d+|'[^']*'|\"[^\"]*\"|\(-\d+\)")
+
+
+def _trivial(code: str) -> bool:
+    """Code that is already as cheap as a constant's name: nothing to gain by hoisting it."""
+    return code.isidentifier() or _TRIVIAL_RE.fullmatch(code) is not None
+
+
+def _mentions_at(e) -> bool:
+    if isinstance(e, ast.At):
+        return True
+    if isinstance(e, ast.Except):
+        return _mentions_at(e.func)  # a nested EXCEPT's @ is its own
+    if isinstance(e, ast.Node):
+        return any(_mentions_at(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
+    if isinstance(e, tuple):
+        return any(_mentions_at(x) for x in e)
+    return False
+
+
+def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime") -> bool:
+    """Does e (through the definitions it calls) contain a prime or UNCHANGED? With
+    what="var": does it read a state variable at all?"""
+    if isinstance(e, ast.OpApp):
+        if e.op in ("'", "UNCHANGED") and e.op not in env.locals:
+            return True
+        if any(_mentions_prime(a, comp, env, seen, what) for a in e.args):
+            return True
+        return _def_mentions_prime(e.op, comp, env, seen, what)
+    if isinstance(e, ast.Ident):
+        if what == "var" and e.name not in env.locals:
+            sym = env.scope.symbols.get(e.name)
+            if sym is not None and sym.kind == "variable":
+                return True
+        return _def_mentions_prime(e.name, comp, env, seen, what)
+    if isinstance(e, (ast.BoxAction, ast.AngleAction)):
+        return True
+    if isinstance(e, ast.InstanceRef):
+        resolved = comp._instance_def(e, env) if e.path[0][0] not in env.locals else None
+        if resolved is not None:
+            d, denv, _ = resolved
+            if isinstance(d, ast.OpDef) and _mentions_prime(d.body, comp, denv, seen, what):
+                return True
+        return any(_mentions_prime(a, comp, env, seen, what) for a in e.args)
+    if isinstance(e, ast.Node):
+        for f in e.__dataclass_fields__:
+            if f != "span" and _mentions_prime(getattr(e, f), comp, env, seen, what):
+                return True
+        return False
+    if isinstance(e, tuple):
+        return any(_mentions_prime(x, comp, env, seen, what) for x in e)
+    return False
+
+
+def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
+                        what: str = "prime") -> bool:
+    if name in env.locals:
+        return False
+    sym = env.scope.symbols.get(name)
+    if sym is None or sym.module in _STANDARD:
+        return False
+    key = (env.frame.ident, sym.module, name, what)
+    if key in seen:
+        return False
+    seen.add(key)
+    cached = _PRIME_CACHE.get((id(comp), key))
+    if cached is not None:
+        return cached
+    d = sym.node
+    result = False
+    if isinstance(d, ast.OpDef):
+        result = _mentions_prime(d.body, comp, comp._def_env(sym, env), seen, what)
+    elif sym.kind in ("constant", "variable") and env.frame is not comp.root_frame:
+        sub = env.frame.subst.get(name)
+        if sub is not None and isinstance(sub[0], ast.Node):
+            result = _mentions_prime(sub[0], comp, sub[1], seen, what)
+    _PRIME_CACHE[(id(comp), key)] = result
+    return result
+
+
+_PRIME_CACHE: dict = {}
+_LOCAL_RE = re.compile(r"\bv\d+_\w*")

@@ -1,0 +1,340 @@
+"""Turn a loaded spec and its .cfg into the engine's Model: constants bound, Init and Next found
+in the SPECIFICATION, actions split and compiled, properties sorted into what can be checked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.explore import Model
+from ..frontend import LoadedSpec, ast
+from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
+from ..frontend.errors import ConfigError, Span
+from . import compiler as comp
+from .compiler import CompileError, Compiler
+from .values import EvalError, ModelValue, intern_names, make_fn, tlc_key
+
+
+@dataclass
+class Built:
+    model: Model
+    compiler: Compiler
+    assumptions: list  # (span, callable)
+    warnings: list[str] = field(default_factory=list)
+    skipped_properties: list[str] = field(default_factory=list)
+
+
+def cfg_value(v: CfgValue):
+    """A .cfg value as a kipcheck value (bare identifiers are model values)."""
+    if v.kind in ("int", "str", "bool"):
+        return v.value
+    if v.kind == "model":
+        return ModelValue(v.value)
+    if v.kind == "set":
+        return frozenset(cfg_value(x) for x in v.value)
+    if v.kind == "tuple":
+        return tuple(cfg_value(x) for x in v.value)
+    raise ConfigError(f"unsupported value {v}", v.span)
+
+
+def _intern_order(loaded: LoadedSpec) -> None:
+    """Approximate TLC's intern order: .cfg model values, then names and strings of the spec."""
+    cfg = loaded.config
+    names = []
+    if cfg is not None:
+        for c in cfg.constants:
+            if isinstance(c, ConstantAssignment):
+                _value_names(c.value, names)
+    intern_names(names)
+    mods = list(loaded.modules.modules.values())
+    root = loaded.root
+    ordered_mods = [root] + [m for m in mods if m is not root]
+    for m in ordered_mods:
+        intern_names(_idents(m))
+    strings = []
+    for m in [m for m in mods if m is not root] + [root]:
+        strings += _strings(m)
+    intern_names(strings)
+
+
+def _value_names(v: CfgValue, out: list) -> None:
+    if v.kind == "model":
+        out.append(v.value)
+    elif v.kind in ("set", "tuple"):
+        for x in v.value:
+            _value_names(x, out)
+
+
+def _walk(node, visit) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Node):
+            visit(n)
+            kids = [getattr(n, f) for f in n.__dataclass_fields__ if f != "span"]
+            stack.extend(reversed(kids))
+        elif isinstance(n, tuple):
+            stack.extend(reversed(n))
+
+
+def _idents(m: ast.Module) -> list[str]:
+    out: list[str] = []
+
+    def visit(n):
+        if isinstance(n, ast.Ident):
+            out.append(n.name)
+        elif isinstance(n, (ast.Record, ast.RecordSet)):
+            out.extend(f for f, _ in n.fields)
+        elif isinstance(n, ast.FieldAccess):
+            out.append(n.field)
+        elif isinstance(n, (ast.OpDef, ast.FuncDef)):
+            out.append(n.name)
+
+    _walk(m, visit)
+    return out
+
+
+def _strings(m: ast.Module) -> list[str]:
+    out: list[str] = []
+    _walk(m, lambda n: out.append(n.value) if isinstance(n, ast.Str) else None)
+    return out
+
+
+def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
+          check_deadlock: bool | None = None) -> Built:
+    cfg = loaded.config
+    if cfg is None:
+        raise ConfigError(f"no configuration for {loaded.path}: give --config CFG")
+    _intern_order(loaded)
+    scope = loaded.scope
+    constants, overrides = {}, {}
+    for c in cfg.constants:
+        if isinstance(c, ConstantAssignment):
+            if c.module is not None:
+                constants[c.name] = cfg_value(c.value)  # [Mod] override of a definition
+            else:
+                constants[c.name] = cfg_value(c.value)
+        elif isinstance(c, ConstantSubstitution):
+            overrides[c.name] = c.target
+    for name, value in (overrides_cli or {}).items():
+        overrides.pop(name, None)
+        constants[name] = value
+    variables = list(scope.variables)
+    compiler = Compiler(loaded.scopes, loaded.root.name, variables, constants, overrides)
+    env = compiler.root_env()
+    warnings: list[str] = []
+
+    def named(n: str):
+        sym = scope.symbols[n]
+        return sym
+
+    def body_of(n: str):
+        sym = named(n)
+        d = sym.node
+        if isinstance(d, ast.OpDef):
+            return d.body, compiler._def_env(sym, env)
+        raise CompileError(f"{n!r} is not a definition", getattr(d, "span", None))
+
+    # Init and Next.
+    fairness = []
+    if cfg.specification is not None:
+        init_e, next_e, fairness = _split_spec(compiler, cfg.specification.name, env)
+    else:
+        init_e, next_e = (body_of(cfg.init.name) if cfg.init else (None, None)), (
+            body_of(cfg.next.name) if cfg.next else (None, None))
+        init_e = init_e if cfg.init else None
+        next_e = next_e if cfg.next else None
+    if init_e is None:
+        raise ConfigError("the specification has no initial predicate", _cfg_span(cfg))
+    init_gen = compiler.compile_init(init_e[0], init_e[1])
+    actions = compiler.split_actions(next_e[0], next_e[1],
+                                     _next_name(cfg, next_e)) if next_e else []
+
+    def pred(name: str):
+        e, denv = body_of(name)
+        return compiler.compile_predicate(e, denv, f"inv_{name}")
+
+    invariants = [(n.name, pred(n.name)) for n in cfg.invariants]
+    constraints = [pred(n.name) for n in cfg.constraints]
+    action_constraints = []
+    for n in cfg.action_constraints:
+        e, denv = body_of(n.name)
+        action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}"))
+    action_props = []
+    skipped = []
+    for n in cfg.properties:
+        e, denv = body_of(n.name)
+        kind, parts = _classify_property(compiler, e, denv)
+        if kind == "invariant":
+            invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
+                                                                   f"prop_{n.name}")))
+        elif kind == "action":
+            a, v, aenv = parts
+            action_props.append((n.name, _box_action(compiler, a, v, aenv, n.name)))
+        else:
+            skipped.append(n.name)
+            warnings.append(f"PROPERTY {n.name} is a liveness property; liveness checking is "
+                            f"not supported yet, so it was not checked")
+
+    # VIEW / SYMMETRY: the key the seen set uses for a state.
+    fingerprint = None
+    view_fn = pred(cfg.view.name) if cfg.view is not None else None
+    perms = None
+    if cfg.symmetry is not None:
+        try:
+            perms_value = compiler.compile_predicate(*body_of(cfg.symmetry.name),
+                                                     "symmetry")(None)
+        except EvalError as e:
+            raise CompileError(f"SYMMETRY {cfg.symmetry.name}: {e.message}") from None
+        perms = [_perm_dict(p) for p in perms_value]
+    if perms is not None:
+        fingerprint = _symmetry_key(perms, view_fn)
+    elif view_fn is not None:
+        fingerprint = view_fn
+
+    assumptions = []
+    for unit in loaded.root.units:
+        if isinstance(unit, ast.Assume):
+            assumptions.append((unit.span, compiler.compile_predicate(unit.expr, env,
+                                                                       "assume")))
+    deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
+    if check_deadlock is not None:
+        deadlock = check_deadlock and deadlock
+    model = Model(variables, lambda: init_gen(None), actions, invariants, action_props,
+                  constraints, action_constraints, fingerprint, deadlock,
+                  set_level=_set_level)
+    del fairness
+    return Built(model, compiler, assumptions, warnings, skipped)
+
+
+def _set_level(level: int) -> None:
+    comp._LEVEL[0] = level
+
+
+def _cfg_span(cfg) -> Span:
+    return Span(cfg.file, 1, 1)
+
+
+def _next_name(cfg, next_e) -> str:
+    if cfg.next is not None:
+        return cfg.next.name
+    return "Next"
+
+
+def _flatten_conj(compiler: Compiler, e, env, out: list, depth=0):
+    """Conjuncts of a formula, looking through zero-argument definitions."""
+    if depth > 30:
+        out.append((e, env))
+        return
+    if isinstance(e, ast.Junction) and e.kind == "and":
+        for x in e.items:
+            _flatten_conj(compiler, x, env, out, depth + 1)
+        return
+    if isinstance(e, ast.OpApp) and e.op == "\\land":
+        for x in e.args:
+            _flatten_conj(compiler, x, env, out, depth + 1)
+        return
+    if isinstance(e, ast.Ident) and e.name not in env.locals:
+        sym = env.scope.symbols.get(e.name)
+        if sym is not None and isinstance(sym.node, ast.OpDef) and not sym.node.params:
+            body = sym.node.body
+            if _is_temporal(body):
+                _flatten_conj(compiler, body, compiler._def_env(sym, env), out, depth + 1)
+                return
+    out.append((e, env))
+
+
+def _is_temporal(e) -> bool:
+    found = []
+
+    def visit(n):
+        if isinstance(n, (ast.BoxAction, ast.Fairness, ast.AngleAction)) or (
+                isinstance(n, ast.OpApp) and n.op in ("[]", "<>", "~>")):
+            found.append(n)
+
+    _walk(e, visit)
+    return bool(found)
+
+
+def _split_spec(compiler: Compiler, name: str, env):
+    sym = compiler.root.symbols[name]
+    body = sym.node.body
+    conj: list = []
+    _flatten_conj(compiler, body, compiler._def_env(sym, env), conj)
+    init = nxt = None
+    fairness = []
+    for e, cenv in conj:
+        if isinstance(e, ast.OpApp) and e.op == "[]" and isinstance(e.args[0], ast.BoxAction):
+            nxt = (e.args[0].action, cenv)
+        elif _is_temporal(e):
+            fairness.append((e, cenv))
+        elif init is None:
+            init = (e, cenv)
+        else:
+            init = (ast.OpApp("\\land", (init[0], e), span=e.span), cenv)
+    if nxt is None:
+        raise CompileError(f"SPECIFICATION {name}: no [][Next]_vars conjunct found", sym.span)
+    return init, nxt, fairness
+
+
+def _classify_property(compiler: Compiler, e, env):
+    """'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (anything else)."""
+    conj: list = []
+    _flatten_conj(compiler, e, env, conj)
+    if len(conj) == 1:
+        e, env = conj[0]
+        if isinstance(e, ast.OpApp) and e.op == "[]":
+            inner = e.args[0]
+            if isinstance(inner, ast.BoxAction):
+                return "action", (inner.action, inner.sub, env)
+            if not _is_temporal(inner) and not comp._mentions_prime(inner, compiler, env, set()):
+                return "invariant", (inner, env)
+    return "liveness", None
+
+
+def _box_action(compiler: Compiler, a, v, env, name):
+    """[A]_v holds on a step when A holds or v is unchanged."""
+    expr = ast.OpApp("\\lor", (a, ast.OpApp("=", (ast.OpApp("'", (v,), span=v.span), v),
+                                             span=v.span)), span=a.span)
+    return compiler.compile_action_predicate(expr, env, f"aprop_{name}")
+
+
+def _perm_dict(p) -> dict:
+    from .values import Fn
+
+    if type(p) is Fn:
+        return dict(zip(p[0], p[1], strict=True))
+    if type(p) is tuple:
+        return dict(enumerate(p, 1))
+    raise CompileError("SYMMETRY must be a set of permutations")
+
+
+def _permute(v, perm: dict):
+    from .values import Fn
+
+    t = type(v)
+    if t is ModelValue:
+        return perm.get(v, v)
+    if t is frozenset:
+        return frozenset(_permute(x, perm) for x in v)
+    if t is tuple:
+        return tuple(_permute(x, perm) for x in v)
+    if t is Fn:
+        return make_fn((_permute(k, perm), _permute(x, perm)) for k, x in zip(v[0], v[1],
+                                                                               strict=True))
+    return v
+
+
+def _symmetry_key(perms: list[dict], view_fn):
+    """TLC keeps, per symmetry class, the state whose permuted value vector is least."""
+
+    def key(state):
+        base = view_fn(state) if view_fn is not None else state
+        best, best_key = base, None
+        for p in perms:
+            cand = _permute(base, p)
+            k = tlc_key(cand)
+            if best_key is None or k < best_key:
+                best, best_key = cand, k
+        return best
+
+    return key

@@ -1,0 +1,344 @@
+"""The operations generated code calls: function application, EXCEPT, sets, the standard
+modules' operators. Each raises EvalError with TLC's wording when TLC would report an error.
+
+Kept small and branch-light: these run once per use in every explored state.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+
+from .values import (
+    BOOLEAN,
+    INT,
+    NAT,
+    REAL,
+    STRING,
+    EvalError,
+    Fn,
+    FuncSet,
+    LazySet,
+    ModelValue,
+    PowerSet,
+    Product,
+    RecordSet,
+    SeqSet,
+    as_set,
+    make_fn,
+    ordered,
+    show,
+    tlc_key,
+)
+
+__all__ = [
+    "app", "app_n", "field", "except_", "domain", "cup", "cap", "diff", "subseteq", "card",
+    "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
+    "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
+    "to_string", "tlc_print", "tlc_assert", "choose", "truth", "enum", "setmap", "setfilter",
+    "funcons", "each", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn", "FuncSet",
+    "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set", "make_fn",
+    "ordered", "show", "tlc_key", "AssertFailure", "TLC_REGISTERS", "java_time",
+]
+
+
+class AssertFailure(Exception):
+    """TLC's Assert(FALSE, msg): its own verdict (exit 14)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+def app(f, x):
+    """f[x]."""
+    t = type(f)
+    if t is tuple:
+        if type(x) is int and 0 < x <= len(f):
+            return f[x - 1]
+        raise EvalError(f"Attempted to apply tuple\n{show(f)}\nto {show(x)}, which is out of "
+                        f"domain.")
+    if t is Fn:
+        keys, vals = f
+        try:
+            return vals[keys.index(x)]
+        except ValueError:
+            pass
+        raise EvalError(f"Attempted to apply function:\n{show(f)}\nto argument {show(x)}, which "
+                        f"is not in the domain of the function.")
+    apply = getattr(f, "apply", None)  # a recursive function definition, built lazily
+    if apply is not None:
+        return apply(x)
+    raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
+
+
+def app_n(f, args: tuple):
+    """f[a, b] is f applied to the tuple <<a, b>>."""
+    return app(f, args)
+
+
+def field(r, name: str):
+    """r.name."""
+    if type(r) is Fn:
+        keys, vals = r
+        try:
+            return vals[keys.index(name)]
+        except ValueError:
+            pass
+    raise EvalError(f'Attempted to select nonexistent field "{name}" from the record\n{show(r)}')
+
+
+def except_(f, key, value):
+    """[f EXCEPT ![key] = value]; TLC leaves f unchanged if key is outside its domain."""
+    t = type(f)
+    if t is tuple:
+        if type(key) is int and 0 < key <= len(f):
+            lst = list(f)
+            lst[key - 1] = value
+            return tuple(lst)
+        return f
+    if t is Fn:
+        keys, vals = f
+        try:
+            i = keys.index(key)
+        except ValueError:
+            return f
+        lst = list(vals)
+        lst[i] = value
+        return Fn((keys, tuple(lst)))
+    raise EvalError(f"Attempted to apply EXCEPT to a non-function\n{show(f)}")
+
+
+def domain(f):
+    t = type(f)
+    if t is tuple:
+        return frozenset(range(1, len(f) + 1))
+    if t is Fn:
+        return frozenset(f[0])
+    raise EvalError(f"Attempted to compute the domain of a non-function\n{show(f)}")
+
+
+def _set(v):
+    return v if type(v) is frozenset else as_set(v)
+
+
+def cup(a, b):
+    return _set(a) | _set(b)
+
+
+def cap(a, b):
+    if type(b) is not frozenset and isinstance(b, LazySet):
+        return frozenset(x for x in _set(a) if x in b)
+    return _set(a) & _set(b)
+
+
+def diff(a, b):
+    if type(b) is not frozenset and isinstance(b, LazySet):
+        return frozenset(x for x in _set(a) if x not in b)
+    return _set(a) - _set(b)
+
+
+def subseteq(a, b):
+    if type(b) is frozenset and type(a) is frozenset:
+        return a <= b
+    return all(x in b for x in _set(a))
+
+
+def card(s):
+    if type(s) is frozenset:
+        return len(s)
+    if isinstance(s, LazySet) and s.finite:
+        return len(s)
+    raise EvalError(f"Attempted to compute the cardinality of the infinite set {show(s)}")
+
+
+def big_union(s):
+    out = set()
+    for x in _set(s):
+        out.update(_set(x))
+    return frozenset(out)
+
+
+def interval(a, b):
+    if type(a) is not int or type(b) is not int:
+        raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
+    return frozenset(range(a, b + 1))
+
+
+def idiv(a, b):
+    if b == 0:
+        raise EvalError("The second argument of \\div is 0.")
+    return a // b
+
+
+def imod(a, b):
+    if b <= 0:
+        raise EvalError(f"The second argument of % should be a positive number, but instead it "
+                        f"is:\n{show(b)}")
+    return a % b
+
+
+def ipow(a, b):
+    if b < 0:
+        raise EvalError(f"The second argument of ^ must be non-negative, found {b}")
+    return a ** b
+
+
+def _seq(s, op):
+    if type(s) is tuple:
+        return s
+    raise EvalError(f"The argument of {op} should be a sequence, but instead it is:\n{show(s)}")
+
+
+def seq_len(s):
+    return len(_seq(s, "Len"))
+
+
+def append(s, e):
+    return _seq(s, "Append") + (e,)
+
+
+def head(s):
+    if not _seq(s, "Head"):
+        raise EvalError("Attempted to apply Head to the empty sequence.")
+    return s[0]
+
+
+def tail(s):
+    if not _seq(s, "Tail"):
+        raise EvalError("Attempted to apply Tail to the empty sequence.")
+    return s[1:]
+
+
+def subseq(s, m, n):
+    _seq(s, "SubSeq")
+    if m > n:
+        return ()
+    if not 1 <= m <= len(s):
+        raise EvalError(f"The second argument of SubSeq must be in the domain of its first "
+                        f"argument:\n{show(s)}\n, but instead it is\n{m}")
+    if not 1 <= n <= len(s):
+        raise EvalError(f"The third argument of SubSeq must be in the domain of its first "
+                        f"argument:\n{show(s)}\n, but instead it is\n{n}")
+    return s[m - 1:n]
+
+
+def selectseq(s, test):
+    return tuple(e for e in _seq(s, "SelectSeq") if truth(test(e)))
+
+
+def concat(a, b):
+    return _seq(a, "\\o") + _seq(b, "\\o")
+
+
+def fn_single(k, v):
+    """k :> v."""
+    return make_fn([(k, v)])
+
+
+def fn_merge(f, g):
+    """f @@ g: f where both are defined."""
+    pairs = dict(_pairs(g))
+    pairs.update(_pairs(f))
+    return make_fn(pairs.items())
+
+
+def _pairs(f):
+    if type(f) is tuple:
+        return list(enumerate(f, 1))
+    if type(f) is Fn:
+        return list(zip(f[0], f[1], strict=True))
+    raise EvalError(f"expected a function, found {show(f)}")
+
+
+def permutations(s):
+    elems = ordered(_set(s))
+    return frozenset(make_fn(zip(elems, p, strict=True)) for p in itertools.permutations(elems))
+
+
+def sortseq(s, less):
+    import functools
+
+    def cmp(a, b):
+        if truth(less(a, b)):
+            return -1
+        if truth(less(b, a)):
+            return 1
+        return 0
+
+    return tuple(sorted(_seq(s, "SortSeq"), key=functools.cmp_to_key(cmp)))
+
+
+def to_string(v):
+    return show(v)
+
+
+def tlc_print(out, val):
+    print(f"{show(out)}  {show(val)}", flush=True)
+    return True
+
+
+def tlc_assert(cond, msg, span=None):
+    if not truth(cond):
+        raise AssertFailure(f"The first argument of Assert evaluated to FALSE; the second "
+                            f"argument was:\n{show(msg)}", span)
+    return True
+
+
+def java_time():
+    return int(time.time())
+
+
+TLC_REGISTERS: dict = {}
+
+
+def choose(s, pred):
+    for x in ordered(_set(s)):
+        if truth(pred(x)):
+            return x
+    raise EvalError("Attempted to compute the value of an expression of form\nCHOOSE x \\in S: "
+                    "P, but no element of S satisfied P.")
+
+
+def truth(v):
+    """A value used as a condition must be a Boolean (TLC's error otherwise)."""
+    if v is True or v is False:
+        return v
+    raise EvalError(f"A non-boolean expression ({show(v)}) was used as a condition.")
+
+
+def enum(s):
+    """Elements of a finite set in TLC's order, for \\E, \\A, x' \\in S and comprehensions."""
+    if type(s) is frozenset:
+        return sorted(s, key=tlc_key) if len(s) > 1 else s
+    if isinstance(s, LazySet):
+        if not s.finite:
+            raise EvalError(f"TLC cannot enumerate the infinite set {show(s)}")
+        return iter(s)
+    raise EvalError(f"expected a set, found {show(s)}")
+
+
+def each(s):
+    r"""Elements of a finite set in any order: for \A, \E and comprehensions inside
+    expressions, whose value does not depend on the order (TLC's order costs a sort)."""
+    if type(s) is frozenset:
+        return s
+    if isinstance(s, LazySet):
+        if not s.finite:
+            raise EvalError(f"TLC cannot enumerate the infinite set {show(s)}")
+        return iter(s)
+    raise EvalError(f"expected a set, found {show(s)}")
+
+
+def setmap(f, s):
+    return frozenset(f(x) for x in enum(s))
+
+
+def setfilter(p, s):
+    return frozenset(x for x in enum(s) if truth(p(x)))
+
+
+def funcons(keys, f):
+    """[x \\in S |-> f(x)] over the finite set `keys`."""
+    ks = ordered(_set(keys))
+    return make_fn((k, f(k)) for k in ks)

@@ -1,0 +1,379 @@
+"""TLA+ values as canonical, immutable, hashable Python objects.
+
+One Python form per mathematical value, so that equal values are `==` and hash alike:
+
+    BOOLEAN         bool
+    integers        int
+    strings         str
+    model values    ModelValue (interned; equal only to themselves)
+    finite sets     frozenset (enumerated in TLC's order by `ordered`)
+    sequences       tuple: every function whose domain is 1..n, including the empty function
+    other functions Fn: a (keys, values) pair, keys in TLC's order; records are Fns whose keys
+                    are strings, so [a |-> 1] equals [x \\in {"a"} |-> 1]
+    infinite sets   Nat, Int, STRING, Seq(S), SUBSET S, [S -> T], ... as lazy objects that
+                    answer membership and, where finite, enumerate on demand
+
+TLC orders values (for CHOOSE, for enumerating sets, for printing) by kind and then: integers
+numerically, strings and model values by the order TLC first interned their text, sets by size
+then element-wise, functions by domain size, then domain, then values. `tlc_key` gives a Python
+sort key with exactly that order.
+"""
+from __future__ import annotations
+
+import itertools
+
+
+class EvalError(Exception):
+    """A TLA+ evaluation error (TLC's exit 75); the compiler attaches the expression's span."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+# ---------------------------------------------------------------------------------------------
+# Interning order of strings and model values (TLC compares both by intern order)
+
+_INTERN: dict[str, int] = {}
+
+
+def intern_names(names) -> None:
+    """Record names in the order TLC would intern them; already-known names keep their place."""
+    for n in names:
+        if n not in _INTERN:
+            _INTERN[n] = len(_INTERN)
+
+
+def intern_index(name: str) -> int:
+    i = _INTERN.get(name)
+    if i is None:
+        i = _INTERN[name] = len(_INTERN)
+    return i
+
+
+class ModelValue:
+    """A model value from the .cfg: equal only to itself; compares unequal to every other value."""
+
+    __slots__ = ("name", "order")
+    _table: dict[str, ModelValue] = {}
+
+    def __new__(cls, name: str) -> ModelValue:
+        mv = cls._table.get(name)
+        if mv is None:
+            mv = object.__new__(cls)
+            mv.name = name
+            mv.order = intern_index(name)
+            cls._table[name] = mv
+        return mv
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self):
+        return (ModelValue, (self.name,))
+
+    def __hash__(self) -> int:
+        return hash(("mv", self.name))
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+
+class Fn(tuple):
+    """A function that is not a sequence: (keys, values), keys sorted in TLC's order.
+
+    A tuple subclass so that hashing and equality run at C speed. Build with `make_fn`.
+    """
+
+    __slots__ = ()
+
+    @property
+    def keys(self) -> tuple:
+        return tuple.__getitem__(self, 0)
+
+    @property
+    def vals(self) -> tuple:
+        return tuple.__getitem__(self, 1)
+
+    def __repr__(self) -> str:
+        return show(self)
+
+
+def make_fn(pairs) -> tuple | Fn:
+    """The canonical function with the given (key, value) pairs (keys distinct)."""
+    pairs = sorted(pairs, key=lambda kv: tlc_key(kv[0]))
+    n = len(pairs)
+    if n == 0:
+        return ()
+    if all(type(k) is int for k, _ in pairs) and pairs[0][0] == 1 and pairs[-1][0] == n:
+        return tuple(v for _, v in pairs)
+    return Fn((tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
+
+
+def make_record(fields: dict) -> Fn:
+    return make_fn(fields.items())
+
+
+# ---------------------------------------------------------------------------------------------
+# Lazy (possibly infinite) sets
+
+
+class LazySet:
+    """A set known by its membership test; `finite` ones also enumerate in TLC's order."""
+
+    finite = False
+
+    def __contains__(self, x) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __iter__(self):
+        raise EvalError(f"TLC cannot enumerate the infinite set {self!r}")
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def materialise(self) -> frozenset:
+        return frozenset(iter(self))
+
+    def __eq__(self, other):
+        if isinstance(other, (frozenset, LazySet)):
+            return self.materialise() == as_set(other)
+        return False
+
+    def __hash__(self):
+        return hash(self.materialise())
+
+
+class _Named(LazySet):
+    def __init__(self, name, test):
+        self.name, self.test = name, test
+
+    def __contains__(self, x) -> bool:
+        return self.test(x)
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+NAT = _Named("Nat", lambda x: type(x) is int and x >= 0)
+INT = _Named("Int", lambda x: type(x) is int)
+STRING = _Named("STRING", lambda x: type(x) is str)
+REAL = _Named("Real", lambda x: type(x) is int)
+BOOLEAN = frozenset((False, True))
+
+
+class SeqSet(LazySet):
+    def __init__(self, base):
+        self.base = base
+
+    def __contains__(self, x) -> bool:
+        return type(x) is tuple and all(e in self.base for e in x)
+
+    def __repr__(self) -> str:
+        return f"Seq({show(self.base)})"
+
+
+class PowerSet(LazySet):
+    """SUBSET S: membership without building 2^|S| sets; enumerates by size, then elements."""
+
+    finite = True
+
+    def __init__(self, base):
+        self.base = base  # kept lazy: membership never needs it enumerated
+
+    def __contains__(self, x) -> bool:
+        if type(x) is not frozenset:
+            return False
+        if type(self.base) is frozenset:
+            return x <= self.base
+        return all(e in self.base for e in x)
+
+    def __len__(self):
+        return 2 ** len(as_set(self.base))
+
+    def __iter__(self):
+        elems = ordered(as_set(self.base))
+        for k in range(len(elems) + 1):
+            for combo in itertools.combinations(elems, k):
+                yield frozenset(combo)
+
+    def __repr__(self) -> str:
+        return f"SUBSET {show(self.base)}"
+
+
+class FuncSet(LazySet):
+    """[S -> T]."""
+
+    def __init__(self, domain, codomain):
+        self.domain = as_set(domain)  # a function space's domain is always finite in TLC
+        self.codomain = codomain
+        self.finite = not isinstance(codomain, LazySet) or codomain.finite
+
+    def __contains__(self, f) -> bool:
+        if type(f) is tuple:
+            keys, vals = range(1, len(f) + 1), f
+            if len(self.domain) != len(f) or any(k not in self.domain for k in keys):
+                return False
+        elif type(f) is Fn:
+            keys, vals = f
+            if len(keys) != len(self.domain) or any(k not in self.domain for k in keys):
+                return False
+        else:
+            return False
+        return all(v in self.codomain for v in vals)
+
+    def __len__(self):
+        return len(as_set(self.codomain)) ** len(self.domain)
+
+    def __iter__(self):
+        keys = ordered(self.domain)
+        vals = ordered(self.codomain)
+        # TLC varies the last domain element fastest.
+        for combo in itertools.product(vals, repeat=len(keys)):
+            yield make_fn(zip(keys, combo, strict=True))
+
+    def __repr__(self) -> str:
+        return f"[{show(self.domain)} -> {show(self.codomain)}]"
+
+
+class RecordSet(LazySet):
+    """[a : S, b : T]."""
+
+    def __init__(self, fields: dict):
+        self.fields = fields
+        self.finite = all(not isinstance(s, LazySet) or s.finite for s in fields.values())
+
+    def __contains__(self, r) -> bool:
+        if type(r) is not Fn:
+            return False
+        keys, vals = r
+        if len(keys) != len(self.fields):
+            return False
+        return all(k in self.fields and v in self.fields[k] for k, v in zip(keys, vals,
+                                                                              strict=True))
+
+    def __iter__(self):
+        names = sorted(self.fields, key=tlc_key)
+        domains = [ordered(self.fields[n]) for n in names]
+        for combo in itertools.product(*domains):
+            yield make_fn(zip(names, combo, strict=True))
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"{k} : {show(v)}" for k, v in self.fields.items()) + "]"
+
+
+class Product(LazySet):
+    """S \\X T \\X ..."""
+
+    def __init__(self, factors):
+        self.factors = factors
+        self.finite = all(not isinstance(s, LazySet) or s.finite for s in factors)
+
+    def __contains__(self, x) -> bool:
+        return (type(x) is tuple and len(x) == len(self.factors)
+                and all(e in s for e, s in zip(x, self.factors, strict=True)))
+
+    def __iter__(self):
+        return itertools.product(*[ordered(s) for s in self.factors])
+
+    def __repr__(self) -> str:
+        return " \\X ".join(show(s) for s in self.factors)
+
+
+def as_set(v) -> frozenset:
+    """A finite set as a frozenset (materialising lazy finite sets)."""
+    if type(v) is frozenset:
+        return v
+    if isinstance(v, LazySet):
+        if not v.finite:
+            raise EvalError(f"TLC cannot enumerate the infinite set {v!r}")
+        return v.materialise()
+    raise EvalError(f"expected a set, found {show(v)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# TLC's order
+
+
+def tlc_key(v):
+    """A sort key giving TLC's order: model values first, then by kind as TLC compares them."""
+    t = type(v)
+    if t is int:
+        return (2, v)
+    if t is str:
+        return (3, intern_index(v))
+    if t is bool:
+        return (1, v)
+    if t is ModelValue:
+        return (0, v.order)
+    if t is frozenset:
+        k = _SET_KEYS.get(v)
+        if k is None:
+            if len(_SET_KEYS) > 200_000:
+                _SET_KEYS.clear()
+            k = _SET_KEYS[v] = (4, len(v), tuple(sorted(tlc_key(e) for e in v)))
+        return k
+    if t is tuple:
+        n = len(v)
+        return (5, n, tuple((2, i) for i in range(1, n + 1)), tuple(tlc_key(e) for e in v))
+    if t is Fn:
+        keys, vals = v
+        return (5, len(keys), tuple(tlc_key(k) for k in keys), tuple(tlc_key(e) for e in vals))
+    if isinstance(v, LazySet):
+        return tlc_key(as_set(v))
+    raise EvalError(f"cannot order the value {v!r}")
+
+
+# Sorting by TLC's order is the costly part of enumerating sets of sets; states share set
+# objects, so a set's key is remembered (frozensets cache their hash, so look-ups are cheap).
+_SET_KEYS: dict = {}
+
+
+def ordered(s) -> list:
+    """The elements of a finite set in TLC's normalised order."""
+    if type(s) is frozenset:
+        if len(s) <= 1:
+            return list(s)
+        return sorted(s, key=tlc_key)
+    if isinstance(s, LazySet):
+        return list(s)
+    raise EvalError(f"expected a set, found {show(s)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing in TLA+ syntax (as TLC prints values)
+
+
+def show(v) -> str:
+    t = type(v)
+    if t is bool:
+        return "TRUE" if v else "FALSE"
+    if t is int:
+        return str(v)
+    if t is str:
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if t is ModelValue:
+        return v.name
+    if t is frozenset:
+        return "{" + ", ".join(show(e) for e in ordered(v)) + "}"
+    if t is tuple:
+        return "<<" + ", ".join(show(e) for e in v) + ">>"
+    if t is Fn:
+        keys, vals = v
+        if all(type(k) is str for k in keys):
+            return "[" + ", ".join(f"{k} |-> {show(x)}" for k, x in zip(keys, vals,
+                                                                          strict=True)) + "]"
+        return "(" + " @@ ".join(f"{show(k)} :> {show(x)}" for k, x in zip(keys, vals,
+                                                                           strict=True)) + ")"
+    if isinstance(v, LazySet):
+        return repr(v)
+    if callable(v):
+        return "<operator>"
+    return repr(v)

@@ -25,7 +25,7 @@ class Model:
 
     variables: list[str]
     init: Callable  # () -> iterator of states
-    actions: list  # objects with .label, .name and .gen(state) -> iterator of states
+    actions: list  # objects with .label, .name and .gen(state, emit): emit(s) per successor
     invariants: list[tuple[str, Callable]] = field(default_factory=list)  # (name, pred(s))
     action_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s, t)
     constraints: list[Callable] = field(default_factory=list)  # pred(s)
@@ -89,6 +89,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             steps.append(last)
         return steps
 
+    next_report = [100_000]
+
     def check_invariants(state, trace_fn):
         for name, pred in invariants:
             try:
@@ -124,21 +126,39 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
                 queue.append((state, key, 1))
-        # Breadth-first.
+        # Breadth-first. The loop body runs once per generated state: keep it lean.
+        plain = not constraints and not action_constraints and not action_props
+        keyed = model.fingerprint is not None
+        popleft, push = queue.popleft, queue.append
         while queue:
-            state, key, level = queue.popleft()
+            state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
                 continue
             if model.set_level:
                 model.set_level(level)
             before = stats["generated"]
             fresh = 0
+            nxt = level + 1
             for action in model.actions:
                 acov = coverage.setdefault(action.name, [0, 0])
+                label = action.label
+                count = 0
+                found = 0
+                buf: list = []
                 try:
-                    for succ in action.gen(state):
-                        stats["generated"] += 1
-                        acov[1] += 1
+                    action.gen(state, buf.append)
+                    for succ in buf:
+                        count += 1
+                        if plain:
+                            skey = key_of(succ) if keyed else succ
+                            if skey in parents:
+                                continue
+                            parents[skey] = (key, label, succ)
+                            found += 1
+                            if invariants:
+                                check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+                            push((succ, skey, nxt))
+                            continue
                         in_model = True
                         for c in constraints:
                             if not c(succ):
@@ -149,32 +169,41 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                                 if not c(state, succ):
                                     in_model = False
                                     break
-                        skey = None
                         new = False
+                        skey = None
                         if in_model:
-                            skey = key_of(succ)
+                            skey = key_of(succ) if keyed else succ
                             if skey not in parents:
-                                parents[skey] = (key, action.label, succ)
+                                parents[skey] = (key, label, succ)
                                 new = True
-                                fresh += 1
-                                acov[0] += 1
-                                if level + 1 > stats["depth"]:
-                                    stats["depth"] = level + 1
+                                found += 1
                         if new or not in_model:
-                            check_invariants(succ, lambda k=key, a=action, s=succ:
-                                             trace_to(k, Step(a.label, s)))
+                            check_invariants(succ, _TraceTo(trace_to, key, label, succ))
                         for name, pred in action_props:
                             if pred(state, succ) is not True:
                                 raise _Stop("property", name,
-                                            trace_to(key, Step(action.label, succ)))
+                                            trace_to(key, Step(label, succ)))
                         if new:
-                            queue.append((succ, skey, level + 1))
-                            if progress is not None and len(parents) % 50000 == 0:
-                                progress(len(parents), stats["generated"], len(queue), level + 1)
+                            push((succ, skey, nxt))
                 except EvalError as e:
+                    stats["generated"] += count
                     raise _Stop("error", None, trace_to(key), e.message,
-                                ("action", action.label)) from None
-            outdeg.append(min(fresh, 31))
+                                ("action", label)) from None
+                except _Stop:
+                    stats["generated"] += count
+                    if found and nxt > stats["depth"]:
+                        stats["depth"] = nxt
+                    raise
+                stats["generated"] += count
+                acov[1] += count
+                acov[0] += found
+                fresh += found
+            if fresh and nxt > stats["depth"]:
+                stats["depth"] = nxt
+            outdeg.append(fresh if fresh < 31 else 31)
+            if progress is not None and len(parents) >= next_report[0]:
+                next_report[0] += 100_000
+                progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
         verdict, prop, trace, message, error_at = "ok", None, [], None, None
@@ -184,6 +213,18 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
                   _outdegree(outdeg))
+
+
+class _TraceTo:
+    """The counterexample to a new state, built only if an invariant fails on it."""
+
+    __slots__ = ("build", "key", "label", "state")
+
+    def __init__(self, build, key, label, state):
+        self.build, self.key, self.label, self.state = build, key, label, state
+
+    def __call__(self):
+        return self.build(self.key, Step(self.label, self.state))
 
 
 def _outdegree(samples: list[int]) -> tuple:

@@ -65,11 +65,11 @@ class Action:
     span: Span
     gen: object = None  # compiled generator function (s) -> iterator of next states
 
-    @property
-    def label(self) -> str:
+    def __post_init__(self):
         if not self.params:
-            return self.name
-        return f"{self.name}(" + ", ".join(show(v) for _, v in self.params) + ")"
+            self.label = self.name
+        else:
+            self.label = f"{self.name}(" + ", ".join(show(v) for _, v in self.params) + ")"
 
 
 # Operators of the standard modules with a native implementation: (module, name) -> template.
@@ -134,6 +134,7 @@ class Compiler:
         self._defs: dict = {}  # (frame id, module, name) -> (python name, flags)
         self._instance_frames: dict = {}
         self._raw_fn = False
+        self._let_flags = 0
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
         self._uses: list[set] = []
         self._binds: list[set] = []
@@ -159,14 +160,14 @@ class Compiler:
         return self._define(f"def {{name}}(s, t):\n    return {code}\n", name)
 
     def compile_init(self, e, env: Env | None = None):
-        """Init as a generator of initial state tuples."""
+        """Init as a function (s, emit) calling emit(state) for each initial state."""
         return self._compile_generator(e, env or self.root_env(), "init", "init")
 
     def compile_action(self, e, env: Env, name: str = "act"):
         return self._compile_generator(e, env, "action", name)
 
     def split_actions(self, e, env: Env | None = None, name: str = "Next") -> list[Action]:
-        """Split Next into actions as TLC does, each compiled to a successor generator."""
+        """Split Next into actions as TLC does, each compiled to a function (s, emit)."""
         out: list[Action] = []
         self._split(e, env or self.root_env(), name, (), out, e.span)
         for a in out:
@@ -263,7 +264,7 @@ class Compiler:
         finally:
             self.mode, self.primes = saved
         body = "\n".join(lines) or "    pass"
-        src = f"def {{name}}(s):\n    t = None\n{body}\n    return\n    yield\n"
+        src = f"def {{name}}(s, _out):\n    t = None\n{body}\n"
         return self._define(src, name)
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
@@ -276,7 +277,7 @@ class Compiler:
                          f"{which}.', {self._span_const(span)})")
             return
         tup = ", ".join(self.primes[v] for v in self.variables)
-        lines.append(f"{pad}yield ({tup},)")
+        lines.append(f"{pad}_out(({tup},))")
 
     def _gen(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
         """Emit code that enumerates e's successors, then continues with `pending`."""
@@ -417,7 +418,7 @@ class Compiler:
                     return
         # Otherwise a guard.
         code, _ = self.expr(e, env)
-        lines.append(f"{pad}if truth({code}):")
+        lines.append(f"{pad}if {code}:")
         self._continue(pending, lines, depth + 1, e.span)
 
     def _continue(self, pending: list, lines: list[str], depth: int, span) -> None:
@@ -540,9 +541,11 @@ class Compiler:
         Operators become lambdas `(s, t, *args)`; recursive functions `_LazyFn`s."""
         out = []
         inner = env
+        self._let_flags = 0
         for d in e.defs:
             if isinstance(d, ast.OpDef) and not d.params:
                 code, flags = self.expr(d.body, inner)
+                self._let_flags |= flags
                 if flags == 0 or _trivial(code):
                     b = ("val", code)
                     inner = inner.bind({d.name: b})
@@ -559,7 +562,8 @@ class Compiler:
                 params = {p.name: ("val", self._local(p.name)) if not p.arity
                           else ("op", self._local(p.name), p.arity) for p in d.params}
                 self._note_binds([local] + [pb[1] for pb in params.values()])
-                body, _ = self.expr(d.body, inner.bind(params))
+                body, f = self.expr(d.body, inner.bind(params))
+                self._let_flags |= f
                 args = ", ".join(pb[1] for pb in params.values())
                 out.append((d.name, b, local, f"(lambda s, t, {args}: {body})"))
             elif isinstance(d, ast.FuncDef):
@@ -568,6 +572,7 @@ class Compiler:
                 b = ("fndef", local)
                 inner = inner.bind({d.name: b})
                 out.append((d.name, b, local, self._funcdef_value(d, inner, local)))
+                self._let_flags |= STATE  # conservatively: never computed ahead
             elif isinstance(d, ast.Recursive):
                 continue
             else:
@@ -738,7 +743,7 @@ class Compiler:
             body_env, comp, flags = self._comprehension((e.bound,), env)
             pred, f2 = self.expr(e.pred, body_env)
             return (f"frozenset([{comp[0][0]} for {comp[0][0]} in each({comp[0][1]}) "
-                    f"if truth({pred})])", flags | f2)
+                    f"if {pred}])", flags | f2)
         if t is ast.SetMap:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.expr, body_env)
@@ -755,7 +760,9 @@ class Compiler:
             return f"make_fn([({key}, {val}) {loops}])", flags | f2
         if t is ast.Let:
             inner, defs = self._let_bindings(e, env)
+            def_flags = self._let_flags
             body, flags = self.expr(e.body, inner)
+            flags |= def_flags & ~LOCAL
             for _, b, local, init in reversed(defs):
                 if b[0] == "op" and local in init:
                     raise CompileError("a recursive LET operator is only supported in actions",
@@ -815,8 +822,7 @@ class Compiler:
         body, f2 = self.expr(e.body, body_env)
         loops = " ".join(f"for {v} in each({d})" for v, d in comp)
         fn = "all" if e.kind == "A" else "any"
-        return f"{fn}([truth({body}) {loops}])" if False else (
-            f"{fn}(truth({body}) {loops})"), flags | f2
+        return f"{fn}({body} {loops})", flags | f2
 
     def _except(self, e: ast.Except, env: Env):
         code, flags = self.expr(e.func, env)
@@ -1054,10 +1060,24 @@ class Compiler:
         inner = denv.bind({d.name: ("val", f"{fname}(s, t)")})
         saved = (self.mode, self.primes)
         self.mode, self.primes = "expr", None
+        self._uses.append(set())
+        self._binds.append(set())
         try:
             value_code = self._funcdef_value(d, inner, f"{fname}(s, t)")
         finally:
             self.mode, self.primes = saved
+            self._uses.pop()
+            self._binds.pop()
+        if not re.search(r"\bs\[|\bt\[|\(s, t|_next\b", value_code.replace(
+                f"{fname}(s, t)", "")):
+            # Depends on no state: one lazily filled function for the whole run.
+            const = f"_k{next(self._counter)}"
+            self._define(f"def {{name}}(s, t):\n    return {const}\n", fname)
+            self.g[const] = eval(value_code.replace(f"{fname}(s, t)", const),  # noqa: S307
+                                 self.g)
+            result = (const, 0)
+            self._defs[key] = result
+            return result
         # The function's value depends on the state: keep the one for the latest state.
         self._define(f"def {{name}}(s, t, _last=[None, None, None]):\n"
                      f"    if _last[2] is None or _last[0] is not s or _last[1] is not t:\n"
@@ -1069,23 +1089,26 @@ class Compiler:
         return result
 
     def _funcdef_value(self, d: ast.FuncDef, env: Env, self_code: str) -> str:
-        """A recursive function definition's value: built lazily so its body may call itself."""
+        """A recursive function definition's value: a _LazyFn applied point-wise, whose body
+        receives the function itself as its first argument (so it may call itself)."""
+        me = self._local(d.name)
         self._uses.append(set())
         self._binds.append(set())
-        body_env, comp, _ = self._comprehension(d.bounds, env)
+        self._note_binds([me])
+        body_env, comp, _ = self._comprehension(d.bounds, env.bind({d.name: ("fndef", me)}))
         val, _ = self.expr(d.body, body_env)
         used, bound = self._uses.pop(), self._binds.pop()
         if self._uses:
             self._uses[-1] |= used - bound
         if len(comp) == 1 and not comp[0][0].startswith("("):
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda {v}: {val})"
+            return f"_LazyFn({dom}, lambda {me}, {v}: {val})"
         if len(comp) == 1:
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda _k: (lambda {v[1:-2]}: {val})(*_k))"
+            return f"_LazyFn({dom}, lambda {me}, _k: (lambda {v[1:-2]}: {val})(*_k))"
         names = ", ".join(v for v, _ in comp)
         doms = ", ".join(dm for _, dm in comp)
-        return f"_LazyFn(Product(({doms},)), lambda _k: (lambda {names}: {val})(*_k))"
+        return f"_LazyFn(Product(({doms},)), lambda {me}, _k: (lambda {names}: {val})(*_k))"
 
     def _def_env(self, sym: Symbol, env: Env) -> Env:
         """The env a definition's body is compiled in: its module's scope, the right frame."""
@@ -1401,7 +1424,7 @@ class _LazyFn(runtime.LazySet):
         if x not in self.domain:
             raise EvalError(f"Attempted to apply the recursively defined function to {show(x)}, "
                             f"which is not in its domain.")
-        v = self.body(x)
+        v = self.body(self, x)
         self.cache[x] = v
         return v
 

@@ -11,7 +11,7 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
 from . import compiler as comp
 from .compiler import CompileError, Compiler
-from .values import EvalError, ModelValue, intern_names, make_fn, tlc_key
+from .values import EvalError, Fn, ModelValue, intern_names, make_fn, tlc_key
 
 
 @dataclass
@@ -199,7 +199,12 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
-    model = Model(variables, lambda: init_gen(None), actions, invariants, action_props,
+    def initial_states():
+        out: list = []
+        init_gen(None, out.append)
+        return out
+
+    model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
                   set_level=_set_level)
     del fairness
@@ -299,42 +304,108 @@ def _box_action(compiler: Compiler, a, v, env, name):
 
 
 def _perm_dict(p) -> dict:
-    from .values import Fn
-
     if type(p) is Fn:
-        return dict(zip(p[0], p[1], strict=True))
+        return {k: v for k, v in zip(p[0], p[1], strict=True) if k != v}
     if type(p) is tuple:
-        return dict(enumerate(p, 1))
+        return {k: v for k, v in enumerate(p, 1) if k != v}
     raise CompileError("SYMMETRY must be a set of permutations")
 
 
 def _permute(v, perm: dict):
-    from .values import Fn
-
+    """The value with model values renamed by `perm` (a dict holding the moved ones)."""
     t = type(v)
     if t is ModelValue:
         return perm.get(v, v)
-    if t is frozenset:
-        return frozenset(_permute(x, perm) for x in v)
     if t is tuple:
-        return tuple(_permute(x, perm) for x in v)
+        return tuple([_permute(x, perm) for x in v])
+    if t is frozenset:
+        return frozenset([_permute(x, perm) for x in v])
     if t is Fn:
-        return make_fn((_permute(k, perm), _permute(x, perm)) for k, x in zip(v[0], v[1],
-                                                                               strict=True))
+        keys, vals = v
+        nkeys = [_permute(k, perm) for k in keys]
+        nvals = tuple([_permute(x, perm) for x in vals])
+        if all(a is b for a, b in zip(nkeys, keys, strict=True)):
+            return Fn((keys, nvals))
+        return make_fn(zip(nkeys, nvals, strict=True))
     return v
 
 
-def _symmetry_key(perms: list[dict], view_fn):
-    """TLC keeps, per symmetry class, the state whose permuted value vector is least."""
+def _group_closure(perms: list[dict], limit: int = 100_000) -> list[dict]:
+    """The group the given permutations generate (TLC identifies states under all of it:
+    SYMMETRY Permutations(A) \\cup Permutations(B) reduces like the product of the two)."""
+    seen = {frozenset(p.items()) for p in perms}
+    seen.add(frozenset())
+    frontier = [dict(k) for k in seen]
+    gens = [p for p in perms if p]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for g in gens:
+                comp = {}
+                for k in set(p) | set(g):
+                    v = g.get(p.get(k, k), p.get(k, k))
+                    if v != k:
+                        comp[k] = v
+                key = frozenset(comp.items())
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(comp)
+                    if len(seen) > limit:
+                        raise CompileError(f"SYMMETRY generates more than {limit} permutations")
+        frontier = nxt
+    return [dict(k) for k in seen if k]
 
-    def key(state):
-        base = view_fn(state) if view_fn is not None else state
-        best, best_key = base, None
-        for p in perms:
-            cand = _permute(base, p)
-            k = tlc_key(cand)
-            if best_key is None or k < best_key:
-                best, best_key = cand, k
+
+class _SymmetryKey:
+    """The seen-set key of a state under SYMMETRY: one fixed member of its orbit.
+
+    Any member chosen only from the orbit identifies exactly the states TLC identifies, so
+    kipcheck takes the image with the least hash (ties broken by TLC's order). Images of each
+    variable's value are cached by object identity: successors share most of their values
+    with their parent, so most permutations are looked up rather than recomputed.
+    """
+
+    def __init__(self, perms: list[dict], view_fn):
+        self.perms = _group_closure(perms)
+        self.view_fn = view_fn
+        self.images = [{} for _ in self.perms]
+        self.hashes: dict = {}
+
+    def _hash(self, v):
+        e = self.hashes.get(id(v))
+        if e is not None and e[0] is v:
+            return e[1]
+        h = hash(v)
+        self.hashes[id(v)] = (v, h)
+        return h
+
+    def __call__(self, state):
+        base = self.view_fn(state) if self.view_fn is not None else state
+        if type(base) is not tuple:
+            base = (base,)
+        if len(self.hashes) > 2_000_000:
+            self.hashes.clear()
+            for cache in self.images:
+                cache.clear()
+        h = self._hash
+        best = base
+        best_h = hash(tuple([h(v) for v in base]))
+        for p, cache in zip(self.perms, self.images, strict=True):
+            cand = []
+            for v in base:
+                e = cache.get(id(v))
+                if e is None or e[0] is not v:
+                    pv = _permute(v, p)
+                    cache[id(v)] = (v, pv)
+                else:
+                    pv = e[1]
+                cand.append(pv)
+            ch = hash(tuple([h(v) for v in cand]))
+            if ch < best_h or (ch == best_h and tuple(cand) != best
+                               and tlc_key(tuple(cand)) < tlc_key(best)):
+                best, best_h = tuple(cand), ch
         return best
 
-    return key
+
+def _symmetry_key(perms: list[dict], view_fn):
+    return _SymmetryKey(perms, view_fn)

@@ -52,32 +52,43 @@ def intern_index(name: str) -> int:
     return i
 
 
-class ModelValue:
-    """A model value from the .cfg: equal only to itself; compares unequal to every other value."""
+_MV_BASE = 1 << 62  # model values are ints far beyond anything a spec computes
 
-    __slots__ = ("name", "order")
+
+class ModelValue(int):
+    """A model value from the .cfg: equal only to itself, unequal to every other value.
+
+    An int subclass with a unique huge value, so hashing and equality run at C speed (states
+    full of model values hash fast); `type(v) is int` stays false for it everywhere.
+    """
+
+    __slots__ = ()
     _table: dict[str, ModelValue] = {}
+    _names: dict[int, str] = {}
 
     def __new__(cls, name: str) -> ModelValue:
         mv = cls._table.get(name)
         if mv is None:
-            mv = object.__new__(cls)
-            mv.name = name
-            mv.order = intern_index(name)
-            cls._table[name] = mv
+            mv = cls._table[name] = int.__new__(cls, _MV_BASE + len(cls._table))
+            cls._names[int(mv)] = name
+            intern_index(name)
         return mv
+
+    @property
+    def name(self) -> str:
+        return ModelValue._names[int(self)]
+
+    @property
+    def order(self) -> int:
+        return intern_index(self.name)
 
     def __repr__(self) -> str:
         return self.name
 
+    __str__ = __repr__
+
     def __reduce__(self):
         return (ModelValue, (self.name,))
-
-    def __hash__(self) -> int:
-        return hash(("mv", self.name))
-
-    def __eq__(self, other) -> bool:
-        return self is other
 
 
 class Fn(tuple):
@@ -215,8 +226,17 @@ class FuncSet(LazySet):
         self.domain = as_set(domain)  # a function space's domain is always finite in TLC
         self.codomain = codomain
         self.finite = not isinstance(codomain, LazySet) or codomain.finite
+        self._keys = tuple(ordered(self.domain))  # the keys of every Fn in this set
 
     def __contains__(self, f) -> bool:
+        if type(f) is Fn:
+            if tuple.__getitem__(f, 0) != self._keys:
+                return False
+            cod = self.codomain
+            for v in tuple.__getitem__(f, 1):
+                if v not in cod:
+                    return False
+            return True
         if type(f) is tuple:
             keys, vals = range(1, len(f) + 1), f
             if len(self.domain) != len(f) or any(k not in self.domain for k in keys):

@@ -1,0 +1,174 @@
+--------------------------- MODULE KIP858Properties ---------------------------
+(***************************************************************************)
+(* Properties of the KIP-858 model (spec/KIP858.tla).                       *)
+(* Run TLC with the spec directory on its library path and ABSOLUTE paths  *)
+(* (TLC resolves a relative -config against the module's directory and     *)
+(* does not find KIP858 through a relative module path), e.g.              *)
+(*   java -DTLA-Library=/work/main/spec -cp tla2tools.jar tlc2.TLC          *)
+(*        -workers 1 -metadir /tmp/states                                   *)
+(*        -config /work/main/invariants/KIP858_a_small_assign.cfg           *)
+(*        /work/main/invariants/KIP858Properties.tla                        *)
+(* Expected results: invariants/EXPECTED.md.                               *)
+(***************************************************************************)
+EXTENDS KIP858
+
+DirValues == DirIds \cup Reserved
+LogRecords == [cur: SUBSET DirIds, fut: DirIds \cup {NONE},
+               phase: {"none", "copying", "caught", "acked"}]
+PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Brokers,
+                     dir: [Brokers -> DirValues], leader: Brokers \cup {NONE},
+                     isr: SUBSET Brokers, lepoch: Nat]
+QueueEntries == DirIds \cup {LOST, NONE}
+
+TypeOK ==
+    /\ dirsOf \in [Brokers -> SUBSET DirIds]
+    /\ alive \in [Brokers -> BOOLEAN]
+    /\ zk \in [Brokers -> BOOLEAN]
+    /\ \A b \in Brokers : online[b] \subseteq dirsOf[b]
+    /\ \A b \in Brokers : knownFailed[b] \subseteq dirsOf[b] \ online[b]
+    /\ logs \in [Brokers -> [Partitions -> LogRecords]]
+    /\ dirty \in [Brokers -> SUBSET Partitions]
+    /\ seen \in [Brokers -> SUBSET Partitions]
+    /\ queue \in [Brokers -> [Partitions -> QueueEntries]]
+    /\ \A b \in Brokers :
+          \/ inflight[b] = NONE
+          \/ inflight[b] \in [asg: [Partitions -> QueueEntries],
+                              res: [Partitions -> {"none", "ok", "err", "unknown"}]]
+    /\ \A b \in Brokers : hbPending[b] \subseteq knownFailed[b]
+    /\ \A b \in Brokers : hbResp[b] = NONE \/ hbResp[b] \subseteq dirsOf[b]
+    /\ reg \in [Brokers -> [dirs: SUBSET DirIds, fenced: BOOLEAN, epoch: 1..MaxEpoch,
+                            zk: BOOLEAN, multi: BOOLEAN]]
+    /\ part \in [Partitions -> PartitionRecords]
+    /\ movesLeft \in 0..MaxMoves
+    /\ rejected \in [Brokers -> SUBSET Partitions]
+    /\ unfencedWith \in [Brokers -> SUBSET Partitions]
+
+(* Each directory id belongs to at most one broker ("If there are any two log *)
+(* directories with the same UUID, the Broker will fail at startup"), and a   *)
+(* registration only lists dirs of that broker.                              *)
+UniqueDirIds ==
+    /\ \A b1, b2 \in Brokers : b1 # b2 => dirsOf[b1] \cap dirsOf[b2] = {}
+    /\ \A b \in Brokers : reg[b].dirs \subseteq dirsOf[b]
+
+(* Reserved UUIDs are never used as a real directory id. *)
+NoReservedDirIds ==
+    \A b \in Brokers :
+        /\ dirsOf[b] \cap Reserved = {}
+        /\ reg[b].dirs \cap Reserved = {}
+        /\ \A p \in Partitions : /\ logs[b][p].cur \cap Reserved = {}
+                                 /\ logs[b][p].fut \notin Reserved
+
+LeaderInIsr ==
+    \A p \in Partitions :
+        part[p].state = "live" /\ part[p].leader # NONE => part[p].leader \in part[p].isr
+
+LeaderUnfenced ==
+    \A p \in Partitions :
+        part[p].state = "live" /\ part[p].leader # NONE => ~reg[part[p].leader].fenced
+
+(* "Broker registration": a multi-dir broker is only unfenced once the         *)
+(* controller knows the directory of every replica it hosts.  State form of   *)
+(* the transition property: when the controller last unfenced b, b had no     *)
+(* replica at UNASSIGNED or MIGRATING (partitions created while b is unfenced *)
+(* start UNASSIGNED and are not a violation).                                 *)
+FencedUntilAssigned == \A b \in Brokers : unfencedWith[b] = {}
+
+(* KAFKA-16234: a broker never creates a replica in another dir while the     *)
+(* replica's log sits on an offline dir.  State form: no broker ever holds     *)
+(* two current logs of a partition (Kafka refuses to start with duplicates).   *)
+NoReplicaRecreatedElsewhere ==
+    \A b \in Brokers, p \in Partitions : Cardinality(logs[b][p].cur) <= 1
+
+(* Once the controller has processed a failure (a heartbeat's OfflineLogDirs, *)
+(* or an assignment into an offline dir / LOST_DIR), no partition has its     *)
+(* leader on that broker's failed dir.  Safety form: the leader's directory   *)
+(* in the metadata is neither LOST_DIR nor one of the leader's own dirs that  *)
+(* its registration no longer lists as online.  (Stated on the broker's real  *)
+(* dirs, not through the controller's "Metadata caching" rule.)               *)
+KnownOffline(b, d) == d = LOST \/ d \in dirsOf[b] \ reg[b].dirs
+
+NoLeaderOnOfflineDir ==
+    \A p \in Partitions :
+        LET l == part[p].leader
+        IN part[p].state = "live" /\ l # NONE => ~KnownOffline(l, part[p].dir[l])
+
+(* Broker b has nothing left to tell the controller about directories.        *)
+Quiet(b) ==
+    /\ alive[b]
+    /\ queue[b] = EmptyQ
+    /\ inflight[b] = NONE
+    /\ dirty[b] = {}
+
+(* The controller's directory for replica (b, p) is the online dir holding    *)
+(* its current log, unless a move is under way.                               *)
+DirMatches(b, p) ==
+    LiveReplicaOf(p, b) /\ logs[b][p].fut = NONE
+        => \A c \in logs[b][p].cur \cap online[b] : part[p].dir[b] = c
+
+(* KAFKA-16297.  Safety form: whenever a running multi-dir broker has applied *)
+(* all metadata and has no assignment queued or in flight, the controller's   *)
+(* directory of each of its replicas equals the online dir holding the log.   *)
+MetadataDirMatchesDisk ==
+    \A b \in Brokers :
+        Quiet(b) /\ IsMulti(b) => \A p \in Partitions : DirMatches(b, p)
+
+(* KAFKA-17190.  Safety approximation: once the controller has answered      *)
+(* UNKNOWN_TOPIC_ID for a partition and the broker's image shows it deleted,  *)
+(* the broker no longer queues an assignment for it (the buggy manager kept   *)
+(* retrying it forever).  The liveness form is AssignmentQueueDrainsLive.     *)
+AssignmentQueueDrains ==
+    \A b \in Brokers, p \in Partitions :
+        p \in rejected[b] /\ ImageDeleted(b, p) => queue[b][p] = NONE
+
+(* A heartbeat response acknowledges only the dirs that heartbeat carried:    *)
+(* every failed dir the broker no longer reports is known offline to the      *)
+(* controller.                                                                 *)
+AckOnlyWhatWasSent ==
+    \A b \in Brokers :
+        alive[b] => \A d \in knownFailed[b] \ hbPending[b] : d \notin reg[b].dirs
+
+Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
+SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
+
+-----------------------------------------------------------------------------
+(* Liveness forms, for later work (not used by the .cfg files yet).          *)
+
+\* Every replica on a failed dir eventually loses leadership and ISR membership
+\* (or its broker stops, or the partition goes away).
+NoLeaderOnOfflineDirLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ LiveReplicaOf(p, b) /\ logs[b][p].cur \cap knownFailed[b] # {})
+            ~> (\/ ~alive[b]
+                \/ ~LiveReplicaOf(p, b)
+                \/ part[p].leader # b /\ (b \notin part[p].isr \/ part[p].isr = {b}))
+
+\* Once quiet, the controller's directory of every replica is the dir holding
+\* the broker's current log.
+MetadataDirMatchesDiskLive ==
+    <>[](\A b \in Brokers : alive[b] /\ IsMulti(b) => \A p \in Partitions : DirMatches(b, p))
+
+\* With no further topology change the queue empties.  KAFKA-17190 retried a
+\* deleted topic forever.  (Needs a run without EnableRpcErrors, or strong
+\* fairness on successful sends.)
+AssignmentQueueDrainsLive ==
+    \A b \in Brokers : <>[](alive[b] => queue[b] = EmptyQ /\ inflight[b] = NONE)
+
+\* Weak fairness on everything the system does by itself (the dir failure timer
+\* included); none on failures, crashes, restarts, moves being started, topic
+\* creation/deletion.  AssignSend includes its failing branch, so with
+\* EnableRpcErrors a request may fail forever under this fairness.
+LiveSpec ==
+    /\ Spec
+    /\ \A b \in Brokers :
+          /\ WF_vars(AssignSend(b))
+          /\ WF_vars(AssignResponse(b))
+          /\ WF_vars(Heartbeat(b))
+          /\ WF_vars(HeartbeatResponse(b))
+          /\ WF_vars(DirFailureTimeout(b))
+          /\ WF_vars(SessionExpire(b))
+          /\ \A p \in Partitions : /\ WF_vars(BrokerApplyDelta(b, p))
+                                   /\ WF_vars(MoveCaughtUp(b, p))
+                                   /\ WF_vars(MovePromote(b, p))
+                                   /\ WF_vars(ElectLeader(p, b))
+                                   /\ WF_vars(IsrExpand(p, b))
+=============================================================================

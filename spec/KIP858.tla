@@ -1,0 +1,706 @@
+------------------------------- MODULE KIP858 -------------------------------
+(***************************************************************************)
+(* KIP-858: Handle JBOD broker disk failure in KRaft.                       *)
+(*                                                                         *)
+(* Behaviour only; the properties and the TLC configurations live in       *)
+(* invariants/KIP858Properties.tla and invariants/*.cfg.                   *)
+(*                                                                         *)
+(* Two revisions of the KIP are modelled, selected by the constant        *)
+(* Revision ("a" or "b"); they differ in                                    *)
+(*  - an intra-broker move interrupted by the failure of its SOURCE dir:   *)
+(*    rev-a re-assigns the replica back to the original (now offline)      *)
+(*    directory, rev-b assigns it to LOST_DIR;                             *)
+(*  - single-dir brokers: rev-a has the controller pre-select the broker's *)
+(*    only directory for new replicas and lets the broker correct any      *)
+(*    other assignment; rev-b leaves new replicas UNASSIGNED and the       *)
+(*    broker only ever corrects assignments to LOST_DIR.                   *)
+(*                                                                         *)
+(* Abstractions (see also invariants/EXPECTED.md):                         *)
+(*  - each RPC request is handled by the controller in the step that sends *)
+(*    it; the response travels back in a separate step.  Hence requests    *)
+(*    never carry a stale broker epoch, and a heartbeat never fails with   *)
+(*    LOG_DIR_NOT_FOUND (dirs already offline are simply ignored).         *)
+(*  - heartbeats that would change nothing (no failed dir to report and no *)
+(*    wish to be unfenced) are not modelled.                                *)
+(*  - the broker's lagging metadata image is modelled by `dirty`: the set  *)
+(*    of partitions whose metadata changed since the broker last applied   *)
+(*    them.  When the broker applies a partition it reads the controller's *)
+(*    latest record for it (deltas coalesce).                              *)
+(*  - no data: "caught up" is an event, not an offset; ISR expansion needs *)
+(*    only an online log on the follower and on the leader.                *)
+(*  - replicas never move between brokers; partitions are never re-created *)
+(*    after deletion (a partition model value doubles as its topic id).    *)
+(*  - a restart either repairs every failed dir (data intact) or none; a   *)
+(*    broker's log.dirs never change (no reconfiguration).                  *)
+(*  - ZK-mode brokers are registered unfenced (KIP-866) and send           *)
+(*    assignments; the ZK controller is not modelled otherwise.            *)
+(*                                                                         *)
+(* LiteralMultiDirRule is not a Kafka bug but a reading of the KIP text    *)
+(* under doubt ("Metadata caching"); it is FALSE in the correct configs.   *)
+(***************************************************************************)
+EXTENDS Naturals, FiniteSets, TLC
+
+CONSTANTS
+    Brokers,            \* broker ids (model values)
+    Partitions,         \* topic-partitions; each one is also its own topic id (model values)
+    DirIds,             \* pool of log directory UUIDs (model values)
+    UNASSIGNED,         \* Uuid.UNASSIGNED_DIR  (reserved, model value)
+    LOST,               \* Uuid.LOST_DIR        (reserved, model value)
+    MIGRATING,          \* Uuid.MIGRATING_DIR   (reserved, model value)
+    NONE,               \* "no leader", "no future replica", "nothing queued", ... (model value)
+    DirCounts,          \* allowed numbers of log.dirs per broker, e.g. {2} or {1, 2}
+    ReplicationFactor,
+    Revision,           \* "a" or "b"
+    \* feature switches
+    EnableMoves,        \* intra-broker replica movement (AlterReplicaLogDirs)
+    EnableMigration,    \* ZK -> KRaft migration (brokers start in ZK mode, replicas at MIGRATING)
+    EnableFailures,     \* log dir failures and log.dir.failure.timeout.ms
+    EnableRestart,      \* broker crash (incl. metadata.log.dir failure) and restart
+    EnableDeletion,     \* topic deletion
+    EnableRpcErrors,    \* AssignReplicasToDirs requests may fail as a whole (retriable)
+    \* bounds
+    MaxEpoch,           \* broker registrations (epochs) per broker
+    MaxLeaderEpoch,     \* used by the state constraint EpochBound
+    MaxMoves,           \* total number of intra-broker moves started
+    \* bug variants (all FALSE in the correct configurations)
+    BugIgnoreAssignIntoOfflineDir,
+    BugRecreateElsewhere,       \* KAFKA-16234
+    BugNoRevertOnAbort,         \* KAFKA-16297
+    BugRetryDeletedTopic,       \* KAFKA-17190
+    BugAckUnsent,               \* race found while implementing KAFKA-15649
+    BugUnfenceWithUnassigned,
+    \* reading of the KIP text under doubt (FALSE in every correct configuration)
+    LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
+
+Reserved == {UNASSIGNED, LOST, MIGRATING}
+
+ASSUME /\ Revision \in {"a", "b"}
+       /\ DirCounts \subseteq (Nat \ {0})
+       /\ ReplicationFactor \in 1..Cardinality(Brokers)
+       /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
+       /\ Reserved \cap DirIds = {}
+       /\ NONE \notin DirIds \cup Reserved \cup Brokers
+       /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,
+                       EnableDeletion, EnableRpcErrors,
+                       BugIgnoreAssignIntoOfflineDir, BugRecreateElsewhere,
+                       BugNoRevertOnAbort, BugRetryDeletedTopic, BugAckUnsent,
+                       BugUnfenceWithUnassigned, LiteralMultiDirRule} : flag \in BOOLEAN
+
+VARIABLES
+    \* ---- broker side ----
+    dirsOf,       \* dirsOf[b]: the directory ids in b's log.dirs (meta.properties directory.id)
+    alive,        \* alive[b]: the broker process is running
+    zk,           \* zk[b]: the broker runs in ZooKeeper mode (migration)
+    online,       \* online[b]: the dirs of b that are physically online
+    knownFailed,  \* knownFailed[b]: dirs that failed while this incarnation ran (ids known)
+    logs,         \* logs[b][p] = [cur: dirs holding a current log on disk,
+                  \*               fut: dir of the future replica or NONE,
+                  \*               phase: "none" | "copying" | "caught" | "acked"]
+    dirty,        \* dirty[b]: partitions with metadata changes b has not applied yet
+    seen,         \* seen[b]: partitions present in the image when b started (not "new")
+    \* ---- broker <-> controller ----
+    queue,        \* queue[b][p]: latest assignment of p waiting to be sent, or NONE
+    inflight,     \* inflight[b]: NONE or the AssignReplicasToDirs response on its way back
+    hbPending,    \* hbPending[b]: failed dirs carried in every heartbeat until acknowledged
+    hbResp,       \* hbResp[b]: NONE or the set of dirs the outstanding heartbeat carried
+    \* ---- controller (cluster metadata) ----
+    reg,          \* reg[b]: broker registration
+    part,         \* part[p]: partition record
+    \* ---- bounds and history ----
+    movesLeft,    \* intra-broker moves that may still be started
+    rejected,     \* rejected[b]: partitions for which b got UNKNOWN_TOPIC_ID (history)
+    unfencedWith  \* unfencedWith[b]: UNASSIGNED/MIGRATING replicas b had when the
+                  \*   controller last unfenced it (history; {} while fenced)
+
+brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen>>
+msgVars    == <<queue, inflight, hbPending, hbResp>>
+ctrlVars   == <<reg, part>>
+histVars   == <<movesLeft, rejected, unfencedWith>>
+vars       == <<brokerVars, msgVars, ctrlVars, histVars>>
+
+-----------------------------------------------------------------------------
+(* Helpers                                                                  *)
+
+\* The element of a singleton set (only ever applied to singletons, so it
+\* does not depend on how TLC orders the set and is symmetry-safe).
+TheDir(S) == CHOOSE x \in S : TRUE
+
+NoLog == [cur |-> {}, fut |-> NONE, phase |-> "none"]
+EmptyQ == [p \in Partitions |-> NONE]
+NoPartition == [state |-> "none", replicas |-> {}, dir |-> [b \in Brokers |-> UNASSIGNED],
+                leader |-> NONE, isr |-> {}, lepoch |-> 0]
+
+\* Every way of giving each broker its own disjoint set of log dirs.
+Layouts == {f \in [Brokers -> SUBSET DirIds] :
+               /\ \A b \in Brokers : Cardinality(f[b]) \in DirCounts
+               /\ \A b1, b2 \in Brokers : b1 # b2 => f[b1] \cap f[b2] = {}}
+
+\* The broker is configured with several entries in log.dirs.
+IsMulti(b) == Cardinality(dirsOf[b]) > 1
+\* Some configured dir is offline (failed now or at startup).
+HasOffline(b) == online[b] # dirsOf[b]
+
+LiveReplicaOf(p, b) == part[p].state = "live" /\ b \in part[p].replicas
+
+\* "Metadata caching": the controller (and every broker's image) considers a
+\* replica offline if its directory is LOST_DIR, or is a directory missing from
+\* the registration of a broker with multiple log directories.  We read
+\* "multiple" as: the registration listed several online dirs or set the
+\* offline-dirs flag (reg[b].multi, fixed at registration).  Read literally
+\* ("brokerRegistration.LogDirs.length > 1", LiteralMultiDirRule), a broker left
+\* with one online dir after a failure looks like a single-dir broker.
+MultiDirRegistration(b) ==
+    IF LiteralMultiDirRule THEN Cardinality(reg[b].dirs) > 1 ELSE reg[b].multi
+
+CtrlOffline(b, d) ==
+    \/ d = LOST
+    \/ d \in DirIds /\ d \notin reg[b].dirs /\ MultiDirRegistration(b)
+
+Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
+
+\* Replicas of b the controller has no directory for.
+UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
+                                        /\ part[p].dir[b] \in {UNASSIGNED, MIGRATING}}
+
+\* Leader and ISR update when replica b of a partition goes offline (same as
+\* when b is fenced): leave the ISR unless it is the last member; lose leadership.
+DropReplica(pr, b) ==
+    [pr EXCEPT !.isr = IF pr.isr = {b} THEN pr.isr ELSE pr.isr \ {b},
+               !.leader = IF pr.leader = b THEN NONE ELSE pr.leader,
+               !.lepoch = IF pr.leader = b THEN pr.lepoch + 1 ELSE pr.lepoch]
+
+FencePartitions(b) ==
+    [p \in Partitions |-> IF LiveReplicaOf(p, b) THEN DropReplica(part[p], b) ELSE part[p]]
+
+\* Metadata propagation: every running broker hosting a partition whose record
+\* changed in this step has a new delta to apply.  Only valid once part' is set.
+DirtyAfter ==
+    [x \in Brokers |->
+        IF alive[x]
+        THEN dirty[x] \cup {p \in Partitions : part'[p] # part[p] /\ x \in part'[p].replicas}
+        ELSE dirty[x]]
+
+\* The broker's image already shows that p was deleted.
+ImageDeleted(b, p) == part[p].state = "deleted" /\ p \notin dirty[b]
+
+\* Assignments of p the broker still has to get through: queued or in flight.
+PendingAssign(b, p) ==
+    {queue[b][p]} \cup (IF inflight[b] = NONE THEN {} ELSE {inflight[b].asg[p]})
+
+\* A broker that stops loses its in-memory state; logs stay on disk; a move's
+\* future log survives and will be resumed (KIP-113).
+Park(L) == IF L.fut = NONE THEN L ELSE [L EXCEPT !.phase = "copying"]
+
+HaltVolatile(b) ==
+    /\ alive' = [alive EXCEPT ![b] = FALSE]
+    /\ knownFailed' = [knownFailed EXCEPT ![b] = {}]
+    /\ seen' = [seen EXCEPT ![b] = {}]
+    /\ dirty' = [dirty EXCEPT ![b] = {}]
+    /\ queue' = [queue EXCEPT ![b] = EmptyQ]
+    /\ inflight' = [inflight EXCEPT ![b] = NONE]
+    /\ hbPending' = [hbPending EXCEPT ![b] = {}]
+    /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
+    /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> Park(logs[b][p])]]
+
+-----------------------------------------------------------------------------
+(* Initial state                                                            *)
+
+\* Without migration the cluster is empty and every broker has just registered
+\* (fenced).  With migration every partition already exists (created in ZK
+\* mode): directories MIGRATING, one log per replica in one of its broker's dirs,
+\* all brokers in ZK mode and registered with the KRaft controller (KIP-866).
+MigratedPartitions ==
+    {pf \in [Partitions -> [state: {"live"}, replicas: SUBSET Brokers,
+                            dir: {[b \in Brokers |-> MIGRATING]},
+                            leader: Brokers, isr: SUBSET Brokers, lepoch: {0}]] :
+        \A p \in Partitions : /\ Cardinality(pf[p].replicas) = ReplicationFactor
+                              /\ pf[p].isr = pf[p].replicas
+                              /\ pf[p].leader \in pf[p].replicas}
+
+Init ==
+    /\ dirsOf \in Layouts
+    /\ alive = [b \in Brokers |-> TRUE]
+    /\ zk = [b \in Brokers |-> EnableMigration]
+    /\ online = dirsOf
+    /\ knownFailed = [b \in Brokers |-> {}]
+    /\ part \in (IF EnableMigration THEN MigratedPartitions
+                 ELSE {[p \in Partitions |-> NoPartition]})
+    /\ logs \in [Brokers -> [Partitions ->
+                    {NoLog} \cup {[cur |-> {d}, fut |-> NONE, phase |-> "none"] : d \in DirIds}]]
+    /\ \A b \in Brokers, p \in Partitions :
+          /\ (b \in part[p].replicas) = (logs[b][p] # NoLog)
+          /\ logs[b][p].cur \subseteq dirsOf[b]
+    /\ dirty = [b \in Brokers |-> {p \in Partitions : b \in part[p].replicas}]
+    /\ seen = [b \in Brokers |-> {p \in Partitions : part[p].state = "live"}]
+    /\ queue = [b \in Brokers |-> EmptyQ]
+    /\ inflight = [b \in Brokers |-> NONE]
+    /\ hbPending = [b \in Brokers |-> {}]
+    /\ hbResp = [b \in Brokers |-> NONE]
+    /\ reg = [b \in Brokers |-> [dirs |-> dirsOf[b], fenced |-> ~EnableMigration,
+                                 epoch |-> 1, zk |-> EnableMigration,
+                                 multi |-> Cardinality(dirsOf[b]) > 1]]
+    /\ movesLeft = MaxMoves
+    /\ rejected = [b \in Brokers |-> {}]
+    /\ unfencedWith = [b \in Brokers |-> {}]
+
+-----------------------------------------------------------------------------
+(* Controller: partition lifecycle and leadership                          *)
+
+\* "Controller / Replica placement": a new partition gets UNASSIGNED_DIR for
+\* every replica -- except, in rev-a, on a single-dir broker, whose only dir the
+\* controller pre-selects ("Replica management", last paragraph, rev-a).
+\* Replicas are given explicitly (manual assignment): at least one must be
+\* unfenced; the ISR is the unfenced replicas.
+InitialDir(b) ==
+    IF Revision = "a" /\ ~MultiDirRegistration(b) /\ Cardinality(reg[b].dirs) = 1
+    THEN TheDir(reg[b].dirs)
+    ELSE UNASSIGNED
+
+CreatePartition(p) ==
+    /\ part[p].state = "none"
+    /\ \E R \in SUBSET Brokers, l \in Brokers :
+         LET isr == {b \in R : ~reg[b].fenced}
+         IN /\ Cardinality(R) = ReplicationFactor
+            /\ l \in isr
+            /\ part' = [part EXCEPT ![p] =
+                          [state |-> "live", replicas |-> R,
+                           dir |-> [b \in Brokers |-> IF b \in R THEN InitialDir(b) ELSE UNASSIGNED],
+                           leader |-> l, isr |-> isr, lepoch |-> 0]]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+\* Topic deletion (needed for KAFKA-17190).
+DeletePartition(p) ==
+    /\ EnableDeletion
+    /\ part[p].state = "live"
+    /\ part' = [part EXCEPT ![p].state = "deleted", ![p].leader = NONE, ![p].isr = {}]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+\* Leader election from the ISR (no unclean election): the candidate must be
+\* unfenced and its replica not offline ("Metadata caching").
+ElectLeader(p, b) ==
+    /\ part[p].state = "live"
+    /\ part[p].leader = NONE
+    /\ b \in part[p].isr
+    /\ Eligible(p, b)
+    /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+\* ISR expansion (AlterPartition from the leader): a follower with an online log
+\* caught up.  Background KRaft behaviour, not from the KIP; needed so that a
+\* replica can re-enter the ISR after a restart or a repaired dir.
+IsrExpand(p, b) ==
+    /\ part[p].state = "live"
+    /\ part[p].leader # NONE
+    /\ b \in part[p].replicas \ part[p].isr
+    /\ alive[b] /\ Eligible(p, b)
+    /\ logs[b][p].cur \cap online[b] # {}
+    /\ LET l == part[p].leader
+       IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
+    /\ part' = [part EXCEPT ![p].isr = @ \cup {b}]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+\* "Motivation": in KRaft, membership is based on timely heartbeats.  The
+\* controller fences a broker whose heartbeats stopped (session timeout) and
+\* updates leader and ISR like for a shut-down broker -- the only way leadership
+\* leaves a single-dir broker, a ZK-mode broker or a timed-out broker whose dir
+\* failed.
+SessionExpire(b) ==
+    /\ ~alive[b]
+    /\ ~reg[b].fenced
+    /\ reg' = [reg EXCEPT ![b].fenced = TRUE]
+    /\ part' = FencePartitions(b)
+    /\ dirty' = DirtyAfter
+    /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
+                   movesLeft, rejected>>
+
+-----------------------------------------------------------------------------
+(* Broker: replica management                                               *)
+
+\* "Brokers / Replica management": what the broker does when it applies the
+\* metadata of partition p.  Returns the possible outcomes as records
+\* [log |-> new logs[b][p], q |-> new queue[b][p]].
+Reconcile(b, p) ==
+    LET pr == part[p]
+        L == logs[b][p]
+        md == pr.dir[b]
+        on == L.cur \cap online[b]
+        vis == L.cur \cap (online[b] \cup knownFailed[b])
+        q0 == queue[b][p]
+        Keep == {[log |-> L, q |-> q0]}
+        \* latest assignment per partition wins; nothing to do if it is already
+        \* queued or in flight
+        Assign(c) == IF c \in PendingAssign(b, p) THEN q0 ELSE c
+        CreateAt(S, assign) ==
+            {[log |-> [L EXCEPT !.cur = @ \cup {d}], q |-> IF assign THEN Assign(d) ELSE q0] :
+                d \in S}
+        \* LogManager refuses to create a log that is not new while a dir is
+        \* offline ("Rejected alternatives": the isNew rule), so that replicas of
+        \* an offline dir are not re-streamed into the online ones.
+        mayCreate == p \notin seen[b] \/ ~HasOffline(b)
+    IN
+    IF pr.state # "live" \/ b \notin pr.replicas
+    THEN \* deleted: remove the logs it can reach, abort a move; since the fix of
+         \* KAFKA-17190 the assignments manager also forgets the partition (the
+         \* buggy one kept it)
+         {[log |-> [cur |-> L.cur \ online[b], fut |-> NONE, phase |-> "none"],
+           q |-> IF BugRetryDeletedTopic THEN q0 ELSE NONE]}
+    ELSE IF ~IsMulti(b)
+    THEN \* single log dir: the replica lives in it; dirs are not communicated,
+         \* except for corrections (rev-a: any; rev-b: LOST_DIR only)
+         LET d0 == TheDir(dirsOf[b])
+         IN {[log |-> [L EXCEPT !.cur = {d0}],
+              q |-> IF \/ Revision = "a" /\ md # d0
+                       \/ Revision = "b" /\ md = LOST
+                    THEN Assign(d0) ELSE q0]}
+    ELSE IF L.fut # NONE
+    THEN \* a move is under way (both dirs online).  The metadata already
+         \* pointing at the future replica means it can be promoted once fully
+         \* caught up; the metadata pointing at neither replica (e.g. UNASSIGNED
+         \* after a restart) is corrected to the current replica's dir unless the
+         \* move's own assignment is already on its way.
+         IF md = L.fut /\ L.phase # "acked"
+         THEN {[log |-> [L EXCEPT !.phase = "acked"], q |-> q0]}
+         ELSE IF md \notin L.cur \cup {L.fut} /\ L.phase = "copying"
+         THEN {[log |-> L, q |-> Assign(c)] : c \in on}
+         ELSE Keep
+    ELSE IF on # {}
+    THEN \* the log exists in an online dir: correct any other assignment
+         \* (UNASSIGNED, MIGRATING, LOST, another dir, an unknown dir)
+         {[log |-> L, q |-> IF md \in on THEN q0 ELSE Assign(c)] : c \in on}
+    ELSE IF vis # {}
+    THEN \* the log is on a dir that failed: the partition is offline here.
+         \* KAFKA-16234: the broker re-created it in another dir.
+         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE) ELSE Keep
+    ELSE IF md \in {UNASSIGNED, MIGRATING}
+    THEN \* not assigned: select a dir, create the log, tell the controller
+         IF mayCreate THEN CreateAt(online[b], TRUE) ELSE Keep
+    ELSE IF md \in online[b]
+    THEN \* assigned to an online dir: create it there
+         IF mayCreate THEN CreateAt({md}, FALSE) ELSE Keep
+    ELSE IF md \in knownFailed[b]
+    THEN \* assigned to a dir that failed: nothing can be done
+         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE) ELSE Keep
+    ELSE \* LOST_DIR or a dir unknown to the broker: only if no dir is offline
+         IF ~HasOffline(b) THEN CreateAt(online[b], TRUE) ELSE Keep
+
+\* The broker applies the metadata delta of partition p (its image catches up).
+BrokerApplyDelta(b, p) ==
+    /\ alive[b]
+    /\ p \in dirty[b]
+    /\ \E r \in Reconcile(b, p) :
+         /\ logs' = [logs EXCEPT ![b][p] = r.log]
+         /\ queue' = [queue EXCEPT ![b][p] = r.q]
+    /\ dirty' = [dirty EXCEPT ![b] = @ \ {p}]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, seen,
+                   inflight, hbPending, hbResp, ctrlVars, histVars>>
+
+-----------------------------------------------------------------------------
+(* AssignReplicasToDirs                                                     *)
+
+\* "Controller / Handling replica assignments": persist the assignment; if the
+\* dir is not one of the broker's online dirs (or is LOST_DIR) the replica is
+\* offline and leader and ISR are updated as for a failed dir.
+ApplyAssignment(p, b, d) ==
+    LET pr == [part[p] EXCEPT !.dir[b] = d]
+    IN IF CtrlOffline(b, d) /\ ~BugIgnoreAssignIntoOfflineDir
+       THEN DropReplica(pr, b)
+       ELSE pr
+
+\* The broker sends every queued assignment in one request (one in flight at a
+\* time; "queued and batched together") and the controller handles it.
+\* Partitions that no longer exist get UNKNOWN_TOPIC_ID.  With EnableRpcErrors
+\* the request may fail as a whole (timeout, NOT_CONTROLLER): retriable.
+AssignSend(b) ==
+    /\ alive[b]
+    /\ inflight[b] = NONE
+    /\ queue[b] # EmptyQ
+    /\ LET q == queue[b]
+           batch == {p \in Partitions : q[p] # NONE}
+       IN \/ /\ part' = [p \in Partitions |->
+                            IF p \in batch /\ LiveReplicaOf(p, b)
+                            THEN ApplyAssignment(p, b, q[p]) ELSE part[p]]
+             /\ inflight' = [inflight EXCEPT ![b] =
+                    [asg |-> q,
+                     res |-> [p \in Partitions |->
+                                IF p \notin batch THEN "none"
+                                ELSE IF LiveReplicaOf(p, b) THEN "ok" ELSE "unknown"]]]
+             /\ dirty' = DirtyAfter
+          \/ /\ EnableRpcErrors
+             /\ inflight' = [inflight EXCEPT ![b] =
+                    [asg |-> q,
+                     res |-> [p \in Partitions |-> IF p \in batch THEN "err" ELSE "none"]]]
+             /\ UNCHANGED <<part, dirty>>
+    /\ queue' = [queue EXCEPT ![b] = EmptyQ]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
+                   hbPending, hbResp, reg, histVars>>
+
+\* The broker handles the response: a retriable error re-queues the assignment
+\* unless a newer one for the partition was queued meanwhile; success of the
+\* assignment to a future replica's dir lets the move proceed to promotion
+\* ("Intra-broker replica movement").  KAFKA-17190: the buggy assignments
+\* manager retried every failed assignment forever, even UNKNOWN_TOPIC_ID for a
+\* deleted topic; the fix drops assignments of partitions that no longer exist
+\* (per the controller's error or the broker's own image).
+AssignResponse(b) ==
+    /\ alive[b]
+    /\ inflight[b] # NONE
+    /\ LET r == inflight[b]
+           retry(p) == IF BugRetryDeletedTopic THEN r.res[p] \in {"err", "unknown"}
+                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p)
+       IN /\ queue' = [queue EXCEPT ![b] =
+                 [p \in Partitions |-> IF retry(p) /\ queue[b][p] = NONE
+                                       THEN r.asg[p] ELSE queue[b][p]]]
+          /\ logs' = [logs EXCEPT ![b] =
+                 [p \in Partitions |->
+                     IF r.res[p] = "ok" /\ logs[b][p].phase = "caught"
+                        /\ logs[b][p].fut = r.asg[p]
+                     THEN [logs[b][p] EXCEPT !.phase = "acked"]
+                     ELSE logs[b][p]]]
+          /\ rejected' = [rejected EXCEPT ![b] = @ \cup {p \in Partitions : r.res[p] = "unknown"}]
+    /\ inflight' = [inflight EXCEPT ![b] = NONE]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
+                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith>>
+
+-----------------------------------------------------------------------------
+(* Log directory failure, heartbeats, fencing                               *)
+
+\* What happens to a move when dir d fails ("Intra-broker replica movement").
+AbortMove(L, d) ==
+    IF L.fut # NONE /\ (L.fut = d \/ d \in L.cur)
+    THEN [L EXCEPT !.fut = NONE, !.phase = "none"]
+    ELSE L
+
+\* The queue entry of p after dir d failed.  Destination failed: revert the
+\* assignment to the current dir -- the queued assignment to the destination
+\* is replaced ("cancelled locally if still queued"), and one the controller may
+\* already have accepted is undone.  Source failed: if the controller may learn
+\* or already knows the destination, tell it the replica is offline instead:
+\* rev-a re-assigns it to the original (offline) dir, rev-b assigns it to
+\* LOST_DIR.  KAFKA-16297: an accepted assignment was not reverted.
+RevertEntry(b, p, d) ==
+    LET L == logs[b][p]
+        q0 == queue[b][p]
+        sent == \/ L.phase = "acked"
+                \/ inflight[b] # NONE /\ inflight[b].asg[p] = L.fut
+    IN IF L.fut = NONE \/ (L.fut # d /\ d \notin L.cur) THEN q0
+       ELSE IF L.fut = d
+       THEN IF q0 = d \/ (sent /\ ~BugNoRevertOnAbort) THEN TheDir(L.cur) ELSE q0
+       ELSE IF q0 = L.fut \/ sent THEN (IF Revision = "a" THEN d ELSE LOST) ELSE q0
+
+\* "Brokers / Handling log directory failures".  A broker with one log dir, a
+\* broker whose last online dir fails, and a ZK-mode broker during the
+\* migration ("shutdown if any directory fails") shut down.  Otherwise the dir
+\* is queued for every heartbeat until acknowledged, and moves touching it abort.
+DirFail(b, d) ==
+    /\ EnableFailures
+    /\ alive[b]
+    /\ d \in online[b]
+    /\ online' = [online EXCEPT ![b] = @ \ {d}]
+    /\ IF ~IsMulti(b) \/ zk[b] \/ online[b] = {d}
+       THEN /\ HaltVolatile(b)
+            /\ UNCHANGED <<dirsOf, zk, ctrlVars, histVars>>
+       ELSE /\ knownFailed' = [knownFailed EXCEPT ![b] = @ \cup {d}]
+            /\ hbPending' = [hbPending EXCEPT ![b] = @ \cup {d}]
+            /\ queue' = [queue EXCEPT ![b] = [p \in Partitions |-> RevertEntry(b, p, d)]]
+            /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> AbortMove(logs[b][p], d)]]
+            /\ UNCHANGED <<dirsOf, alive, zk, dirty, seen, inflight, hbResp, ctrlVars, histVars>>
+
+\* BrokerHeartbeat, handled by the controller ("Controller / Handling log
+\* directory failures" and "Broker registration").  OfflineLogDirs carries every
+\* failed dir not yet acknowledged; the controller drops them from the
+\* registration's online dirs and updates leader and ISR of the replicas on
+\* them.  The broker asks to be unfenced when QueuedReplicaToDirAssignments is 0;
+\* the controller keeps a multi-dir broker fenced while any of its replicas is
+\* UNASSIGNED or MIGRATING.  Heartbeats that change nothing are not modelled.
+Heartbeat(b) ==
+    /\ alive[b]
+    /\ ~zk[b]
+    /\ hbResp[b] = NONE
+    /\ LET carried == hbPending[b]
+           wantUnfence == queue[b] = EmptyQ /\ inflight[b] = NONE
+           newDirs == reg[b].dirs \ carried
+           unfence == /\ reg[b].fenced
+                      /\ wantUnfence
+                      /\ \/ BugUnfenceWithUnassigned
+                         \/ ~MultiDirRegistration(b)
+                         \/ UnassignedOf(b) = {}
+       IN /\ carried # {} \/ unfence
+          /\ reg' = [reg EXCEPT ![b].dirs = newDirs,
+                                ![b].fenced = IF unfence THEN FALSE ELSE @]
+          /\ part' = [p \in Partitions |->
+                         IF LiveReplicaOf(p, b) /\ part[p].dir[b] \in carried
+                         THEN DropReplica(part[p], b) ELSE part[p]]
+          /\ hbResp' = [hbResp EXCEPT ![b] = carried]
+          /\ unfencedWith' = IF unfence /\ MultiDirRegistration(b)
+                             THEN [unfencedWith EXCEPT ![b] = UnassignedOf(b)]
+                             ELSE unfencedWith
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
+                   queue, inflight, hbPending, movesLeft, rejected>>
+
+\* The heartbeat response acknowledges the dirs that heartbeat carried, which
+\* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
+\* the response arrives, including one that failed after the request left.
+HeartbeatResponse(b) ==
+    /\ alive[b]
+    /\ hbResp[b] # NONE
+    /\ hbPending' = [hbPending EXCEPT ![b] = IF BugAckUnsent THEN {} ELSE @ \ hbResp[b]]
+    /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
+    /\ UNCHANGED <<brokerVars, queue, inflight, ctrlVars, histVars>>
+
+\* log.dir.failure.timeout.ms ("Configuration", "Brokers / Handling log
+\* directory failures"): the broker has not managed to communicate a failed
+\* dir, or an assignment into a failed dir, and still leads a replica whose log
+\* is on a failed dir: it shuts down.
+DirFailureTimeout(b) ==
+    /\ EnableFailures
+    /\ alive[b]
+    /\ ~zk[b]
+    /\ \/ hbPending[b] # {}
+       \/ \E p \in Partitions : PendingAssign(b, p) \cap (knownFailed[b] \cup {LOST}) # {}
+    /\ \E p \in Partitions : part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {}
+    /\ HaltVolatile(b)
+    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars>>
+
+-----------------------------------------------------------------------------
+(* Broker lifecycle                                                         *)
+
+\* The process dies: a crash, or a failure of metadata.log.dir, which the
+\* broker cannot survive (footnote 1).
+Crash(b) ==
+    /\ EnableRestart
+    /\ alive[b]
+    /\ HaltVolatile(b)
+    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars>>
+
+\* On startup a move is resumed if both its logs are on online dirs.
+Resume(L, on) ==
+    IF L.fut # NONE /\ L.fut \in on /\ L.cur # {} /\ L.cur \subseteq on
+    THEN [L EXCEPT !.phase = "copying"]
+    ELSE [L EXCEPT !.fut = NONE, !.phase = "none"]
+
+\* Start and register ("Broker lifecycle management", "Broker registration"):
+\* LogDirs = the dirs that loaded (a failed dir's id cannot be read); the
+\* registration also records whether some dir is offline.  A KRaft broker
+\* registers fenced; a new epoch fences the previous incarnation.  The broker
+\* then compares the whole image with its disks (footnote 4).
+StartBroker(b, on, isZk) ==
+    LET newPart == FencePartitions(b)
+    IN
+    /\ alive' = [alive EXCEPT ![b] = TRUE]
+    /\ zk' = [zk EXCEPT ![b] = isZk]
+    /\ online' = [online EXCEPT ![b] = on]
+    /\ knownFailed' = [knownFailed EXCEPT ![b] = {}]
+    /\ queue' = [queue EXCEPT ![b] = EmptyQ]
+    /\ inflight' = [inflight EXCEPT ![b] = NONE]
+    /\ hbPending' = [hbPending EXCEPT ![b] = {}]
+    /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
+    /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> Resume(logs[b][p], on)]]
+    /\ reg' = [reg EXCEPT ![b] = [dirs |-> on, fenced |-> ~isZk, epoch |-> reg[b].epoch + 1,
+                                  zk |-> isZk, multi |-> Cardinality(on) > 1 \/ on # dirsOf[b]]]
+    /\ part' = newPart
+    /\ seen' = [seen EXCEPT ![b] = {p \in Partitions : part[p].state = "live"}]
+    /\ dirty' = [x \in Brokers |->
+                    IF x = b
+                    THEN {p \in Partitions : b \in part[p].replicas /\ part[p].state # "none"}
+                    ELSE IF alive[x]
+                    THEN dirty[x] \cup {p \in Partitions : newPart[p] # part[p] /\ x \in part[p].replicas}
+                    ELSE dirty[x]]
+    /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
+    /\ UNCHANGED <<dirsOf, movesLeft, rejected>>
+
+\* Failed dirs may have been repaired (data intact) or still be failed.
+RestartDirs(b) == {o \in {online[b], dirsOf[b]} : o # {}}
+
+\* Restart of a stopped broker, in the mode it ran in.
+Restart(b) ==
+    /\ EnableRestart
+    /\ ~alive[b]
+    /\ reg[b].epoch < MaxEpoch
+    /\ \E on \in RestartDirs(b) : StartBroker(b, on, zk[b])
+
+\* "Migrating a cluster in ZK mode running with JBOD": a ZK-mode broker is
+\* restarted into KRaft mode (rolling restart if it is running).  It registers
+\* fenced and stays fenced until its assignments are known.
+RestartIntoKRaft(b) ==
+    /\ EnableMigration
+    /\ zk[b]
+    /\ reg[b].epoch < MaxEpoch
+    /\ \E on \in RestartDirs(b) : StartBroker(b, on, FALSE)
+
+-----------------------------------------------------------------------------
+(* Intra-broker replica movement (KIP-113, as changed by KIP-858)           *)
+
+\* "Intra-broker replica movement": AlterReplicaLogDirs starts a future replica
+\* of p in dir d (ReplicaAlterLogDirsThread, unchanged from KIP-113).
+MoveStart(b, p, d) ==
+    /\ EnableMoves
+    /\ movesLeft > 0
+    /\ alive[b] /\ ~zk[b] /\ IsMulti(b)
+    /\ LiveReplicaOf(p, b)
+    /\ LET L == logs[b][p]
+       IN /\ L.fut = NONE
+          /\ Cardinality(L.cur) = 1
+          /\ L.cur \subseteq online[b]
+          /\ d \in online[b] \ L.cur
+          /\ logs' = [logs EXCEPT ![b][p] = [L EXCEPT !.fut = d, !.phase = "copying"]]
+    /\ movesLeft' = movesLeft - 1
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
+                   ctrlVars, rejected, unfencedWith>>
+
+\* The future replica first catches up: instead of promoting it, the broker
+\* queues the assignment to its dir and keeps copying.
+MoveCaughtUp(b, p) ==
+    /\ alive[b]
+    /\ logs[b][p].phase = "copying"
+    /\ logs[b][p].cur \subseteq online[b]
+    /\ logs[b][p].fut \in online[b]
+    /\ logs' = [logs EXCEPT ![b][p].phase = "caught"]
+    /\ queue' = [queue EXCEPT ![b][p] = logs[b][p].fut]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
+                   inflight, hbPending, hbResp, ctrlVars, histVars>>
+
+\* After the controller confirmed the assignment: block appends, final catch-up,
+\* promote the future replica and delete the old one.
+MovePromote(b, p) ==
+    /\ alive[b]
+    /\ logs[b][p].phase = "acked"
+    /\ logs[b][p].cur \subseteq online[b]
+    /\ logs[b][p].fut \in online[b]
+    /\ logs' = [logs EXCEPT ![b][p] = [cur |-> {logs[b][p].fut}, fut |-> NONE, phase |-> "none"]]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
+                   ctrlVars, histVars>>
+
+-----------------------------------------------------------------------------
+
+Next ==
+    \/ \E p \in Partitions : CreatePartition(p) \/ DeletePartition(p)
+    \/ \E p \in Partitions, b \in Brokers : ElectLeader(p, b) \/ IsrExpand(p, b)
+    \/ \E b \in Brokers, p \in Partitions :
+          \/ BrokerApplyDelta(b, p)
+          \/ MoveCaughtUp(b, p)
+          \/ MovePromote(b, p)
+    \/ \E b \in Brokers, p \in Partitions, d \in DirIds : MoveStart(b, p, d)
+    \/ \E b \in Brokers, d \in DirIds : DirFail(b, d)
+    \/ \E b \in Brokers :
+          \/ AssignSend(b)
+          \/ AssignResponse(b)
+          \/ Heartbeat(b)
+          \/ HeartbeatResponse(b)
+          \/ DirFailureTimeout(b)
+          \/ SessionExpire(b)
+          \/ Crash(b)
+          \/ Restart(b)
+          \/ RestartIntoKRaft(b)
+
+Spec == Init /\ [][Next]_vars
+
+\* State constraint for TLC: bounds leader epochs.
+EpochBound == \A p \in Partitions : part[p].lepoch <= MaxLeaderEpoch
+
+=============================================================================

@@ -135,6 +135,8 @@ class Compiler:
         self._instance_frames: dict = {}
         self._raw_fn = False
         self._let_flags = 0
+        self.sources: dict = {}  # generated function name -> its Python source (for debugging)
+        self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
         self._uses: list[set] = []
         self._binds: list[set] = []
@@ -1372,7 +1374,6 @@ class Compiler:
         self.sources[fname] = code
         return self.g[fname]
 
-    sources: dict = {}
 
 
 class _NotConstant(Exception):
@@ -1608,7 +1609,7 @@ def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
     if key in seen:
         return False
     seen.add(key)
-    cached = _PRIME_CACHE.get((id(comp), key))
+    cached = comp.prime_cache.get(key)
     if cached is not None:
         return cached
     d = sym.node
@@ -1619,9 +1620,8 @@ def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
         sub = env.frame.subst.get(name)
         if sub is not None and isinstance(sub[0], ast.Node):
             result = _mentions_prime(sub[0], comp, sub[1], seen, what)
-    _PRIME_CACHE[(id(comp), key)] = result
+    comp.prime_cache[key] = result
     return result
 
 
-_PRIME_CACHE: dict = {}
 _LOCAL_RE = re.compile(r"\bv\d+_\w*")

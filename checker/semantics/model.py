@@ -11,7 +11,15 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
 from . import compiler as comp
 from .compiler import CompileError, Compiler
-from .values import EvalError, Fn, ModelValue, intern_names, make_fn, tlc_key
+from .values import (
+    EvalError,
+    Fn,
+    ModelValue,
+    intern_names,
+    make_fn,
+    reset_interning,
+    tlc_key,
+)
 
 
 @dataclass
@@ -38,6 +46,7 @@ def cfg_value(v: CfgValue):
 
 def _intern_order(loaded: LoadedSpec) -> None:
     """Approximate TLC's intern order: .cfg model values, then names and strings of the spec."""
+    reset_interning()
     cfg = loaded.config
     names = []
     if cfg is not None:
@@ -194,8 +203,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     assumptions = []
     for unit in loaded.root.units:
         if isinstance(unit, ast.Assume):
-            assumptions.append((unit.span, compiler.compile_predicate(unit.expr, env,
-                                                                       "assume")))
+            assumptions.append((unit.expr.span, compiler.compile_predicate(unit.expr, env,
+                                                                            "assume")))
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
@@ -311,23 +320,42 @@ def _perm_dict(p) -> dict:
     raise CompileError("SYMMETRY must be a set of permutations")
 
 
-def _permute(v, perm: dict):
-    """The value with model values renamed by `perm` (a dict holding the moved ones)."""
+def _permute(v, perm: dict, cache: dict | None = None):
+    """The value with model values renamed by `perm` (a dict holding the moved ones).
+
+    Returns `v` itself when nothing in it moves, so unchanged parts keep their identity and
+    cost no allocation. `cache` (object id -> (value, image)) remembers images of composite
+    values: states share most sub-values, so most images are found rather than rebuilt."""
     t = type(v)
     if t is ModelValue:
         return perm.get(v, v)
-    if t is tuple:
-        return tuple([_permute(x, perm) for x in v])
-    if t is frozenset:
-        return frozenset([_permute(x, perm) for x in v])
+    if t is not tuple and t is not frozenset and t is not Fn:
+        return v
+    if cache is not None:
+        e = cache.get(id(v))
+        if e is not None and e[0] is v:
+            return e[1]
     if t is Fn:
         keys, vals = v
-        nkeys = [_permute(k, perm) for k in keys]
-        nvals = tuple([_permute(x, perm) for x in vals])
+        nkeys = [_permute(k, perm, cache) for k in keys]
+        nvals = [_permute(x, perm, cache) for x in vals]
         if all(a is b for a, b in zip(nkeys, keys, strict=True)):
-            return Fn((keys, nvals))
-        return make_fn(zip(nkeys, nvals, strict=True))
-    return v
+            if all(a is b for a, b in zip(nvals, vals, strict=True)):
+                out = v
+            else:
+                out = Fn((keys, tuple(nvals)))
+        else:
+            out = make_fn(zip(nkeys, nvals, strict=True))
+    else:
+        items = [_permute(x, perm, cache) for x in v]
+        out = v
+        for a, b in zip(items, v, strict=False):
+            if a is not b:
+                out = t(items)
+                break
+    if cache is not None:
+        cache[id(v)] = (v, out)
+    return out
 
 
 def _group_closure(perms: list[dict], limit: int = 100_000) -> list[dict]:
@@ -360,51 +388,100 @@ class _SymmetryKey:
     """The seen-set key of a state under SYMMETRY: one fixed member of its orbit.
 
     Any member chosen only from the orbit identifies exactly the states TLC identifies, so
-    kipcheck takes the image with the least hash (ties broken by TLC's order). Images of each
-    variable's value are cached by object identity: successors share most of their values
-    with their parent, so most permutations are looked up rather than recomputed.
+    kipcheck takes the image whose hash is least (ties broken by TLC's order). Work is cached
+    by object identity, since states share most sub-values with their parent: each value's
+    images and hashes, and each sub-value's support (the model values in it), so that a
+    permutation that moves nothing in a sub-value returns it untouched.
     """
 
     def __init__(self, perms: list[dict], view_fn):
         self.perms = _group_closure(perms)
+        self.moved = [frozenset(p) for p in self.perms]
         self.view_fn = view_fn
-        self.images = [{} for _ in self.perms]
-        self.hashes: dict = {}
+        self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
+        self.values: dict = {}  # value id -> (value, images, image hashes, hash)
+        self.supports: dict = {}  # sub-value id -> (value, model values in it)
 
-    def _hash(self, v):
-        e = self.hashes.get(id(v))
+    def _support(self, v) -> frozenset:
+        t = type(v)
+        if t is ModelValue:
+            return frozenset((v,))
+        if t is not tuple and t is not frozenset and t is not Fn:
+            return _NOTHING
+        e = self.supports.get(id(v))
         if e is not None and e[0] is v:
             return e[1]
-        h = hash(v)
-        self.hashes[id(v)] = (v, h)
-        return h
+        if t is Fn:
+            sup = _NOTHING.union(*[self._support(x) for x in v[0]],
+                                 *[self._support(x) for x in v[1]])
+        else:
+            sup = _NOTHING.union(*[self._support(x) for x in v])
+        self.supports[id(v)] = (v, sup)
+        return sup
+
+    def _permute(self, v, perm: dict, moved: frozenset, cache: dict):
+        t = type(v)
+        if t is ModelValue:
+            return perm.get(v, v)
+        if t is not tuple and t is not frozenset and t is not Fn:
+            return v
+        if moved.isdisjoint(self._support(v)):
+            return v
+        e = cache.get(id(v))
+        if e is not None and e[0] is v:
+            return e[1]
+        if t is Fn:
+            keys, vals = v
+            nkeys = [self._permute(k, perm, moved, cache) for k in keys]
+            nvals = [self._permute(x, perm, moved, cache) for x in vals]
+            if all(a is b for a, b in zip(nkeys, keys, strict=True)):
+                out = Fn((keys, tuple(nvals)))
+            else:
+                out = make_fn(zip(nkeys, nvals, strict=True))
+        else:
+            out = t([self._permute(x, perm, moved, cache) for x in v])
+        cache[id(v)] = (v, out)
+        return out
+
+    def _entry(self, v):
+        e = self.values.get(id(v))
+        if e is None or e[0] is not v:
+            sup = self._support(v)
+            imgs = []
+            for p, moved, cache in zip(self.perms, self.moved, self.images, strict=True):
+                imgs.append(v if moved.isdisjoint(sup) else self._permute(v, p, moved, cache))
+            h = hash(v)
+            e = (v, imgs, [h if x is v else hash(x) for x in imgs], h)
+            self.values[id(v)] = e
+        return e
 
     def __call__(self, state):
         base = self.view_fn(state) if self.view_fn is not None else state
         if type(base) is not tuple:
             base = (base,)
-        if len(self.hashes) > 2_000_000:
-            self.hashes.clear()
+        if len(self.values) > 500_000 or len(self.supports) > 2_000_000:
+            self.values.clear()
+            self.supports.clear()
             for cache in self.images:
                 cache.clear()
-        h = self._hash
-        best = base
-        best_h = hash(tuple([h(v) for v in base]))
-        for p, cache in zip(self.perms, self.images, strict=True):
-            cand = []
-            for v in base:
-                e = cache.get(id(v))
-                if e is None or e[0] is not v:
-                    pv = _permute(v, p)
-                    cache[id(v)] = (v, pv)
-                else:
-                    pv = e[1]
-                cand.append(pv)
-            ch = hash(tuple([h(v) for v in cand]))
-            if ch < best_h or (ch == best_h and tuple(cand) != best
-                               and tlc_key(tuple(cand)) < tlc_key(best)):
-                best, best_h = tuple(cand), ch
-        return best
+        entries = [self._entry(v) for v in base]
+        best_h = hash(tuple([e[3] for e in entries]))
+        best = -1
+        for i in range(len(self.perms)):
+            h = hash(tuple([e[2][i] for e in entries]))
+            if h < best_h:
+                best_h, best = h, i
+            elif h == best_h:
+                cand = tuple([e[1][i] for e in entries])
+                cur = base if best < 0 else tuple([e[1][best] for e in entries])
+                if cand != cur and tlc_key(cand) < tlc_key(cur):
+                    best = i
+        if best < 0:
+            return base
+        return tuple([e[1][best] for e in entries])
+
+
+_NOTHING = frozenset()
 
 
 def _symmetry_key(perms: list[dict], view_fn):

@@ -38,6 +38,12 @@ class EvalError(Exception):
 _INTERN: dict[str, int] = {}
 
 
+def reset_interning() -> None:
+    """Start a new model's intern order (TLC's order is per run, not per process)."""
+    _INTERN.clear()
+    _SET_KEYS.clear()
+
+
 def intern_names(names) -> None:
     """Record names in the order TLC would intern them; already-known names keep their place."""
     for n in names:

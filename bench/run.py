@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Benchmark kipcheck: distinct states, seconds, states/s and peak memory per model.
+
+    python bench/run.py                         # the shipped KIP models
+    python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
+    python bench/run.py --only TwoPhase
+
+Each model runs in its own process (so peak RSS is its own), with one worker. Public specs are
+extracted from the mirror into a scratch directory, never into the repository.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name -> (spec, cfg, extra args); paths relative to the repository root.
+SHIPPED = {
+    "KIP858_a_small_assign": ("invariants/KIP858Properties.tla",
+                              "invariants/KIP858_a_small_assign.cfg", ["--lib", "spec"]),
+    "KIP858_bug_no_revert_on_abort": ("invariants/KIP858Properties.tla",
+                                      "invariants/KIP858_bug_no_revert_on_abort.cfg",
+                                      ["--lib", "spec"]),
+    "KIP858_a_small_failures": ("invariants/KIP858Properties.tla",
+                                "invariants/KIP858_a_small_failures.cfg", ["--lib", "spec"]),
+}
+
+# name -> (directory in tlaplus/Examples, spec file, cfg text or cfg file name, extra args)
+PUBLIC_COMMIT = "32a32c7"
+PUBLIC = {
+    # The acceptance benchmark: Lamport's TwoPhase with 8 resource managers (TLC, 1 worker,
+    # this machine: 139 s; 1,745,408 distinct, 18,507,778 generated, depth 26).
+    "TwoPhase-8RM": ("specifications/transaction_commit", "TwoPhase.tla",
+                     "CONSTANT RM = {r1, r2, r3, r4, r5, r6, r7, r8}\nINIT TPInit\n"
+                     "NEXT TPNext\nINVARIANT TPTypeOK\n", ["--no-deadlock"]),
+    "SlushSmall": ("specifications/SlushProtocol", "Slush.tla", "SlushSmall.cfg", []),
+    "MCLamportMutex": ("specifications/lamport_mutex", "MCLamportMutex.tla",
+                       "MCLamportMutex.cfg", []),
+}
+
+
+def extract(mirror: Path, subdir: str, dest: Path) -> None:
+    tar = subprocess.run(["git", "--git-dir", str(mirror), "archive", PUBLIC_COMMIT, subdir],
+                         capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+        tf.extractall(dest, filter="data")
+
+
+def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, int, int]:
+    """Run cmd; return (report, seconds, peak RSS in KiB, exit code)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd + ["--report-json", str(report)], cwd=cwd,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
+        data = json.loads(report.read_text()) if report.exists() else None
+        return data, seconds, usage.ru_maxrss, code
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--examples", type=Path, help="git dir of a tlaplus/Examples mirror")
+    ap.add_argument("--only", action="append", default=[], help="substring of a model name")
+    args = ap.parse_args()
+    kipcheck = [sys.executable, "-m", "checker.cli", "check"]
+    rows = []
+    jobs = [(n, ROOT, [*kipcheck, s, "--config", c, *x]) for n, (s, c, x) in SHIPPED.items()]
+    scratch = None
+    if args.examples:
+        scratch = Path(tempfile.mkdtemp(prefix="kipcheck-bench-"))
+        for name, (subdir, spec, cfg, extra) in PUBLIC.items():
+            if args.only and not any(o in name for o in args.only):
+                continue
+            extract(args.examples, subdir, scratch)
+            where = scratch / subdir
+            if "\n" in cfg:
+                (where / f"{name}.cfg").write_text(cfg)
+                cfg = f"{name}.cfg"
+            jobs.append((name, where, [*kipcheck, spec, "--config", cfg, *extra]))
+    if args.only:
+        jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
+    print(f"{'model':34} {'verdict':10} {'distinct':>10} {'generated':>11} {'seconds':>8} "
+          f"{'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9}")
+    for name, cwd, cmd in jobs:
+        data, secs, rss, code = measure(cmd, cwd)
+        if data is None:
+            print(f"{name:34} failed (exit {code})")
+            continue
+        gen, dist = data["states_generated"], data["distinct_states"]
+        rows.append((name, data, secs, rss))
+        print(f"{name:34} {data['verdict']:10} {dist:>10,} {gen:>11,} {secs:>8.1f} "
+              f"{gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""The core checker against figures TLC 2.18 printed for the same specs (run with -workers 1).
+
+Each spec under tests/specs pins one rule of TLA-SEMANTICS.md; the counts at a violation also
+pin TLC's exploration order (they depend on which state is met first).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from checker.api import check
+from checker.cli import main
+
+SPECS = Path(__file__).parent / "specs"
+
+
+def run(spec: str, cfg: str, **kw):
+    return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", **kw)
+
+
+# (spec, cfg) -> (verdict, property, distinct, generated, depth, left, trace length, exit)
+TLC_FIGURES = {
+    ("Counter", "Counter"): ("invariant", "Small", 15, 38, 4, 5, 4, 12),
+    ("Counter", "CounterC"): ("ok", None, 15, 62, 5, 0, 0, 0),
+    ("Stop", "Stop"): ("deadlock", None, 4, 4, 4, 0, 4, 11),
+    ("Stop", "StopNoDeadlock"): ("ok", None, 4, 4, 4, 0, 0, 0),
+    ("Sym", "Sym"): ("ok", None, 3, 10, 3, 0, 0, 0),
+    ("Sym", "SymNone"): ("ok", None, 9, 28, 4, 0, 0, 0),
+    ("Sym", "SymView"): ("ok", None, 3, 10, 3, 0, 0, 0),
+    ("Vals", "Vals"): ("ok", None, 1, 2, 1, 0, 0, 0),
+    ("Records", "Records"): ("invariant", "NotAllDone", 9, 12, 5, 1, 5, 12),
+    ("Records", "Records3"): ("invariant", "TypeOK", 14, 18, 4, 7, 4, 12),
+    ("ActionProp", "ActionProp"): ("property", "Monotone", 4, 5, 4, 0, 5, 13),
+}
+
+
+@pytest.mark.parametrize("spec,cfg", sorted(TLC_FIGURES))
+def test_counts_verdicts_and_traces_match_tlc(spec, cfg):
+    verdict, prop, distinct, generated, depth, left, trace, code = TLC_FIGURES[spec, cfg]
+    o = run(spec, cfg)
+    assert (o.verdict, o.property) == (verdict, prop)
+    assert (o.distinct_states, o.states_generated, o.depth, o.states_left) == (
+        distinct, generated, depth, left)
+    assert o.trace_length == trace
+    assert o.exit_code == code
+
+
+def test_counterexample_follows_tlc_order_and_names_actions_with_parameters():
+    o = run("Records", "Records")
+    assert [s.action for s in o.trace] == [None, "Send(a)", "Recv(a)", "Send(b)", "Recv(b)"]
+
+
+def test_deadlock_off_from_the_command_line():
+    o = run("Stop", "Stop", deadlock=False)
+    assert o.verdict == "ok" and o.distinct_states == 4
+
+
+def test_a_step_back_to_the_same_state_is_not_a_deadlock(tmp_path):
+    spec = tmp_path / "Loop.tla"
+    spec.write_text("---- MODULE Loop ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    (tmp_path / "Loop.cfg").write_text("INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+def test_constraint_prunes_but_still_checks_invariants():
+    o = run("Counter", "CounterC")
+    # x <= 4 is the constraint: states with x = 5 or 6 are generated, checked, not stored.
+    assert o.coverage["Next"][1] > o.coverage["Next"][0]
+
+
+def test_max_depth_bounds_the_search():
+    o = run("Counter", "CounterC", max_depth=2)
+    assert o.depth == 2
+
+
+def test_evaluation_error_exits_75_with_the_trace_and_no_traceback():
+    result = CliRunner().invoke(main, ["check", str(SPECS / "Errors.tla")])
+    assert result.exit_code == 75
+    assert "Attempted to apply Head to the empty sequence." in result.output
+    assert "State 1: <Initial predicate>" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_false_assumption_exits_10(tmp_path):
+    spec = tmp_path / "A.tla"
+    spec.write_text("---- MODULE A ----\nEXTENDS Naturals\nVARIABLE x\nASSUME 1 + 1 = 3\n"
+                    "Init == x = 0\nNext == x' = x\n====\n")
+    (tmp_path / "A.cfg").write_text("INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert o.verdict == "assumption" and o.exit_code == 10
+    assert "line 4, col 8" in o.message
+
+
+def test_failed_assert_exits_14(tmp_path):
+    spec = tmp_path / "B.tla"
+    spec.write_text("---- MODULE B ----\nEXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x < 2 /\\ x' = x + 1 /\\ Assert(x' < 2, \"too big\")\n====\n")
+    (tmp_path / "B.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert o.verdict == "assert" and o.exit_code == 14
+    assert '"too big"' in o.message
+
+
+def test_unassigned_variable_is_an_error_naming_it(tmp_path):
+    spec = tmp_path / "U.tla"
+    spec.write_text("---- MODULE U ----\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                    "Next == x' = 1\n====\n")
+    (tmp_path / "U.cfg").write_text("INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert o.verdict == "error" and o.exit_code == 75
+    assert "not assigned: y" in o.message
+
+
+def test_text_trace_marks_changed_variables():
+    result = CliRunner().invoke(main, ["check", str(SPECS / "Counter.tla")])
+    assert result.exit_code == 12
+    lines = result.output.splitlines()
+    assert lines[0] == "Error: Invariant Small is violated."
+    assert lines[1] == "Error: The behavior up to this point is:"
+    assert lines[2] == "State 1: <Initial predicate>"
+    assert lines[3:5] == [" /\\ x = 0", " /\\ y = 0"]
+    assert lines[6] == "State 2: <Next(2)>"
+    assert lines[7:9] == ["*/\\ x = 2", " /\\ y = 0"]
+    assert "38 states generated, 15 distinct states found, 5 states left on queue." in lines
+
+
+def test_report_json_and_constant_override(tmp_path):
+    report = tmp_path / "r.json"
+    result = CliRunner().invoke(main, ["check", str(SPECS / "Records.tla"), "--config",
+                                       str(SPECS / "Records3.cfg"), "-D", "Procs={a, b}",
+                                       "--report-json", str(report)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["verdict"] == "ok"
+    assert (data["distinct_states"], data["states_generated"], data["depth"]) == (9, 13, 5)
+    assert data["trace_length"] == 0 and data["property"] is None
+    assert data["coverage"]["Send"] == [4, 6]  # TLC -coverage: Send 4:6, Recv 4:6
+    assert data["coverage"]["Recv"] == [4, 6]
+
+
+def test_spec_errors_keep_their_exit_codes_under_check(tmp_path):
+    spec = tmp_path / "P.tla"
+    spec.write_text("---- MODULE P ----\nVARIABLE x\nInit == x = \nNext == x' = x\n====\n")
+    result = CliRunner().invoke(main, ["check", str(spec)])
+    assert result.exit_code == 150
+    assert "P.tla:4:6: error: unexpected '=='" in result.output

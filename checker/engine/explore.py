@@ -130,6 +130,9 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         plain = not constraints and not action_constraints and not action_props
         keyed = model.fingerprint is not None
         popleft, push = queue.popleft, queue.append
+        acts = [(a.gen, a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
+        buf: list = []
+        emit = buf.append
         while queue:
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
@@ -139,14 +142,12 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
-            for action in model.actions:
-                acov = coverage.setdefault(action.name, [0, 0])
-                label = action.label
+            for gen, label, acov in acts:
                 count = 0
                 found = 0
-                buf: list = []
+                buf.clear()
                 try:
-                    action.gen(state, buf.append)
+                    gen(state, emit)
                     for succ in buf:
                         count += 1
                         if plain:

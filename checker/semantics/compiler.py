@@ -737,6 +737,8 @@ class Compiler:
                                    "that the expression is of form CHOOSE x \\in S: P(x).",
                                    e.span)
             var = comp[0][0]
+            if body == "True":
+                return f"least({dom})", f3
             if var.startswith("("):
                 return (f"choose({dom}, lambda _v: (lambda {var[1:-2]}: {body})(*_v))",
                         f2 | f3)

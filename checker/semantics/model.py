@@ -401,6 +401,7 @@ class _SymmetryKey:
         self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
         self.values: dict = {}  # value id -> (value, images, image hashes, hash)
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
+        self.keys: dict = {}  # state -> its key: duplicates are generated far more often
 
     def _support(self, v) -> frozenset:
         t = type(v)
@@ -456,6 +457,16 @@ class _SymmetryKey:
         return e
 
     def __call__(self, state):
+        known = self.keys.get(state)
+        if known is not None:
+            return known
+        key = self._canonical(state)
+        if len(self.keys) > 2_000_000:
+            self.keys.clear()
+        self.keys[state] = key
+        return key
+
+    def _canonical(self, state):
         base = self.view_fn(state) if self.view_fn is not None else state
         if type(base) is not tuple:
             base = (base,)

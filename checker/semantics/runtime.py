@@ -24,6 +24,7 @@ from .values import (
     RecordSet,
     SeqSet,
     as_set,
+    least,  # noqa: F401 - used by generated code
     make_fn,
     ordered,
     show,
@@ -37,7 +38,7 @@ __all__ = [
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "enum", "setmap", "setfilter",
     "funcons", "each", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn", "FuncSet",
     "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set", "make_fn",
-    "ordered", "show", "tlc_key", "AssertFailure", "TLC_REGISTERS", "java_time",
+    "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]
 
 
@@ -310,7 +311,7 @@ def truth(v):
 def enum(s):
     """Elements of a finite set in TLC's order, for \\E, \\A, x' \\in S and comprehensions."""
     if type(s) is frozenset:
-        return sorted(s, key=tlc_key) if len(s) > 1 else s
+        return ordered(s) if len(s) > 1 else s
     if isinstance(s, LazySet):
         if not s.finite:
             raise EvalError(f"TLC cannot enumerate the infinite set {show(s)}")

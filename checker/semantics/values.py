@@ -119,13 +119,34 @@ class Fn(tuple):
 
 def make_fn(pairs) -> tuple | Fn:
     """The canonical function with the given (key, value) pairs (keys distinct)."""
-    pairs = sorted(pairs, key=lambda kv: tlc_key(kv[0]))
+    pairs = list(pairs)
     n = len(pairs)
     if n == 0:
         return ()
-    if all(type(k) is int for k, _ in pairs) and pairs[0][0] == 1 and pairs[-1][0] == n:
-        return tuple(v for _, v in pairs)
-    return Fn((tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
+    keys = [k for k, _ in pairs]
+    order = _order_key(keys)
+    if order is None:  # integer keys
+        pairs.sort(key=_first)
+        if pairs[0][0] == 1 and pairs[-1][0] == n:
+            return tuple([v for _, v in pairs])
+    else:
+        pairs.sort(key=lambda kv: order(kv[0]))
+    return Fn((tuple([k for k, _ in pairs]), tuple([v for _, v in pairs])))
+
+
+def fn_from_ordered(keys: tuple, vals: tuple) -> tuple | Fn:
+    """The function with keys already in TLC's order (and distinct)."""
+    n = len(keys)
+    if n == 0:
+        return ()
+    if type(keys[0]) is int and keys[0] == 1 and keys[-1] == n and all(
+            type(k) is int for k in keys):
+        return tuple(vals)
+    return Fn((keys, tuple(vals)))
+
+
+def _first(kv):
+    return kv[0]
 
 
 def make_record(fields: dict) -> Fn:
@@ -259,11 +280,11 @@ class FuncSet(LazySet):
         return len(as_set(self.codomain)) ** len(self.domain)
 
     def __iter__(self):
-        keys = ordered(self.domain)
+        keys = tuple(ordered(self.domain))
         vals = ordered(self.codomain)
         # TLC varies the last domain element fastest.
         for combo in itertools.product(vals, repeat=len(keys)):
-            yield make_fn(zip(keys, combo, strict=True))
+            yield fn_from_ordered(keys, combo)
 
     def __repr__(self) -> str:
         return f"[{show(self.domain)} -> {show(self.codomain)}]"
@@ -286,10 +307,10 @@ class RecordSet(LazySet):
                                                                               strict=True))
 
     def __iter__(self):
-        names = sorted(self.fields, key=tlc_key)
+        names = tuple(sorted(self.fields, key=tlc_key))
         domains = [ordered(self.fields[n]) for n in names]
         for combo in itertools.product(*domains):
-            yield make_fn(zip(names, combo, strict=True))
+            yield Fn((names, combo))
 
     def __repr__(self) -> str:
         return "[" + ", ".join(f"{k} : {show(v)}" for k, v in self.fields.items()) + "]"
@@ -357,6 +378,41 @@ def tlc_key(v):
     raise EvalError(f"cannot order the value {v!r}")
 
 
+def _int_tuple_key(t):
+    return (len(t), t)
+
+
+def _order_key(s):
+    """A sort key equivalent to tlc_key on these values, cheaper for common homogeneous ones
+    (None means: plain integers, compare them directly)."""
+    kinds = {type(x) for x in s}
+    if len(kinds) == 1:
+        kind = next(iter(kinds))
+        if kind is int:
+            return None
+        if kind is str:
+            return intern_index
+        if kind is ModelValue:
+            return _mv_order
+        if kind is tuple and all(type(e) is int for x in s for e in x):
+            return _int_tuple_key
+    return tlc_key
+
+
+def _mv_order(v):
+    return intern_index(ModelValue._names[int(v)])
+
+
+def least(s):
+    """The first element of a finite set in TLC's order (what CHOOSE x \\in S : TRUE gives)."""
+    if type(s) is frozenset:
+        if not s:
+            raise EvalError("Attempted to compute the value of an expression of form\nCHOOSE x "
+                            "\\in S: P, but no element of S satisfied P.")
+        return min(s, key=_order_key(s)) if len(s) > 1 else next(iter(s))
+    return ordered(s)[0]
+
+
 # Sorting by TLC's order is the costly part of enumerating sets of sets; states share set
 # objects, so a set's key is remembered (frozensets cache their hash, so look-ups are cheap).
 _SET_KEYS: dict = {}
@@ -367,7 +423,7 @@ def ordered(s) -> list:
     if type(s) is frozenset:
         if len(s) <= 1:
             return list(s)
-        return sorted(s, key=tlc_key)
+        return sorted(s, key=_order_key(s))
     if isinstance(s, LazySet):
         return list(s)
     raise EvalError(f"expected a set, found {show(s)}")

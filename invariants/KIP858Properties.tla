@@ -1,13 +1,11 @@
 --------------------------- MODULE KIP858Properties ---------------------------
 (***************************************************************************)
 (* Properties of the KIP-858 model (spec/KIP858.tla).                       *)
-(* Run TLC with the spec directory on its library path and ABSOLUTE paths  *)
-(* (TLC resolves a relative -config against the module's directory and     *)
-(* does not find KIP858 through a relative module path), e.g.              *)
-(*   java -DTLA-Library=/work/main/spec -cp tla2tools.jar tlc2.TLC          *)
-(*        -workers 1 -metadir /tmp/states                                   *)
-(*        -config /work/main/invariants/KIP858_a_small_assign.cfg           *)
-(*        /work/main/invariants/KIP858Properties.tla                        *)
+(* From the repository root:                                              *)
+(*   kipcheck check invariants/KIP858Properties.tla --lib spec              *)
+(*            --config invariants/KIP858_a_small_assign.cfg                 *)
+(* TLC needs the spec directory on its library path and absolute paths     *)
+(* (see invariants/EXPECTED.md).                                           *)
 (* Expected results: invariants/EXPECTED.md.                               *)
 (***************************************************************************)
 EXTENDS KIP858

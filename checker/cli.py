@@ -63,17 +63,43 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib) -> No
     from .api import parse_constant_overrides
     from .traces.text import format_outcome
 
+    bar = _progress_bar()
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
-                            max_depth)
+                            max_depth, progress=bar)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
+    finally:
+        if bar is not None:
+            bar.close()
     click.echo(format_outcome(outcome))
     if report_json:
         Path(report_json).write_text(json.dumps(outcome.report(), indent=2) + "\n")
     sys.exit(outcome.exit_code)
+
+
+class _Progress:
+    """The live progress line on a terminal: distinct states, generated, queue, depth, rate."""
+
+    def __init__(self):
+        from tqdm import tqdm
+
+        self.bar = tqdm(unit=" distinct", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def __call__(self, distinct: int, generated: int, queue: int, depth: int) -> None:
+        bar = self.bar
+        bar.update(distinct - bar.n)
+        bar.set_postfix_str(f"generated {generated:,}, queue {queue:,}, depth {depth}",
+                            refresh=False)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _progress_bar():
+    return _Progress() if sys.stderr.isatty() else None
 
 
 def summary(loaded) -> str:

@@ -89,7 +89,6 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             steps.append(last)
         return steps
 
-    next_report = [100_000]
 
     def check_invariants(state, trace_fn):
         for name, pred in invariants:
@@ -130,6 +129,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         plain = not constraints and not action_constraints and not action_props
         keyed = model.fingerprint is not None
         popleft, push = queue.popleft, queue.append
+        expanded = 0
         acts = [(a.gen, a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
@@ -202,9 +202,10 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             if fresh and nxt > stats["depth"]:
                 stats["depth"] = nxt
             outdeg.append(fresh if fresh < 31 else 31)
-            if progress is not None and len(parents) >= next_report[0]:
-                next_report[0] += 100_000
-                progress(len(parents), stats["generated"], len(queue), level)
+            if progress is not None:
+                expanded += 1
+                if expanded & 1023 == 0:
+                    progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
         verdict, prop, trace, message, error_at = "ok", None, [], None, None

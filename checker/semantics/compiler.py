@@ -123,6 +123,7 @@ class Compiler:
         self.var_index = {v: i for i, v in enumerate(variables)}
         self.constants = constants  # name -> value (root-frame constants and overridden defs)
         self.overrides = overrides  # name -> name of the definition that replaces it
+        self.module_values: dict = {}  # (module, name) -> value, from `Name = [Mod] value`
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
         self.g["itertools"] = itertools
         self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
@@ -241,6 +242,8 @@ class Compiler:
         if name in env.locals:
             return None
         sym = env.scope.symbols.get(name)
+        if sym is not None and sym.kind == "constant" and sym.arity:
+            return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
         if name in self.overrides and env.frame is self.root_frame:
@@ -249,6 +252,22 @@ class Compiler:
             return None
         denv = self._def_env(sym, env)
         return sym.node, denv, args
+
+    def _substituted_def(self, sym: Symbol, env: Env, args):
+        """An operator constant that an INSTANCE ... WITH or a .cfg `<-` replaces by a
+        definition: that definition, so actions expand it in place as TLC does."""
+        if env.frame is self.root_frame:
+            target = self.overrides.get(sym.name)
+            if target is None:
+                return None
+            tsym = self.root.symbols.get(target)
+            if tsym is None or not isinstance(tsym.node, ast.OpDef):
+                return None
+            return tsym.node, self._def_env(tsym, self.root_env()), args
+        sub = env.frame.subst.get(sym.name)
+        if sub is None or not isinstance(sub[0], ast.Ident):
+            return None
+        return self._user_def(ast.OpApp(sub[0].name, args, span=sub[0].span), sub[1])
 
     def _is_action_level(self, d: ast.OpDef, env: Env) -> bool:
         """Must a call be expanded in place? Actions: when it has primes; Init: when it reads
@@ -396,6 +415,10 @@ class Compiler:
                 for p, a in zip(d.params, args, strict=True):
                     if p.arity:
                         binds[p.name] = self._op_arg(a, env, p.arity)
+                    elif _mentions_prime(a, self, env, set()):
+                        # TLC substitutes arguments into the body: a primed argument such
+                        # as lastHash' may be assigned inside it (`newLastHash = hash`).
+                        binds[p.name] = ("expr", a, env)
                     else:
                         code, _ = self.expr(a, env)
                         local = self._local(p.name)
@@ -491,6 +514,10 @@ class Compiler:
 
     def _target_var(self, e, env: Env) -> str | None:
         """The variable an `x' = ...` (or, in Init, `x = ...`) would assign, if any."""
+        if isinstance(e, ast.Ident):
+            b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":
+                return self._target_var(b[1], b[2])
         if self.mode == "action":
             if isinstance(e, ast.OpApp) and e.op == "'" and isinstance(e.args[0], ast.Ident):
                 return self._var_of(e.args[0].name, env)
@@ -869,6 +896,8 @@ class Compiler:
 
     def _use_binding(self, b, e, args):
         kind = b[0]
+        if kind == "expr":  # an argument substituted by name
+            return self.expr(b[1], b[2])
         self._note_uses(b[1])
         if kind == "val":
             if args:
@@ -887,6 +916,8 @@ class Compiler:
 
     def _symbol(self, sym: Symbol, env: Env, args: tuple, e) -> tuple[str, int]:
         """Code for a module-level name applied to already-compiled args."""
+        if (sym.module, sym.name) in self.module_values and not args:
+            return self._const_name(self.module_values[sym.module, sym.name]), 0
         if sym.kind == "variable":
             return self._variable(sym.name, env, e)
         if sym.kind == "constant":
@@ -906,6 +937,11 @@ class Compiler:
             sexpr, senv = sub
             if isinstance(sexpr, tuple) and sexpr and sexpr[0] == "op":
                 return self._use_binding(sexpr, e, args)
+            if sym.arity:  # an operator constant: substituted by an operator
+                op = self._op_arg(sexpr, senv, sym.arity)
+                if not args:
+                    return op[1], LOCAL
+                return f"{op[1]}(s, t, {', '.join(args)})", STATE
             code, flags = self.expr(sexpr, senv)
             if args:
                 return f"{code}(s, t, {', '.join(args)})", flags | STATE

@@ -116,10 +116,11 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     _intern_order(loaded)
     scope = loaded.scope
     constants, overrides = {}, {}
+    module_values = {}
     for c in cfg.constants:
         if isinstance(c, ConstantAssignment):
-            if c.module is not None:
-                constants[c.name] = cfg_value(c.value)  # [Mod] override of a definition
+            if c.module is not None:  # `Name = [Mod] value`: Mod's definition, in every instance
+                module_values[(c.module, c.name)] = cfg_value(c.value)
             else:
                 constants[c.name] = cfg_value(c.value)
         elif isinstance(c, ConstantSubstitution):
@@ -129,6 +130,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         constants[name] = value
     variables = list(scope.variables)
     compiler = Compiler(loaded.scopes, loaded.root.name, variables, constants, overrides)
+    compiler.module_values = module_values
     env = compiler.root_env()
     warnings: list[str] = []
 

@@ -980,11 +980,15 @@ class Compiler:
         if self.mode == "primed":
             return f"t[{i}]", NEXT
         if self.mode == "init":
-            local = self.primes.get(name)
-            if local is None:
-                return f"_unassigned({name!r})", STATE
-            return local, STATE
+            return self._bound_next(name, name, STATE)
         return f"s[{i}]", STATE
+
+    def _bound_next(self, var: str, shown: str, flag: int):
+        """The local holding var's value being built (an error to read before it is bound)."""
+        local = self.primes.get(var)
+        if local is None:
+            return f"_unassigned({shown!r})", flag
+        return local, flag
 
     def _primed(self, e, env: Env):
         """e' : e evaluated in the next state."""
@@ -996,10 +1000,7 @@ class Compiler:
                     sub = env.frame.subst.get(e.name)
                     return self._primed(sub[0], sub[1])
                 if self.mode == "action":
-                    local = self.primes.get(var)
-                    if local is None:
-                        return f"_unassigned({var + chr(39)!r})", NEXT
-                    return local, NEXT
+                    return self._bound_next(var, var + "'", NEXT)
                 return f"t[{self.var_index[var]}]", NEXT
         # Prime a compound expression: compile it with variables read from the next state.
         saved = self._prime_swap()

@@ -93,9 +93,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         try:
             ok = fn(None)
         except EvalError as e:
-            return Outcome("error", message=f"Evaluating assumption at {span} failed.\n"
-                           f"{e.message}", span=span, variables=variables,
-                           seconds=time.perf_counter() - started)
+            return Outcome("error", message=f"Evaluating assumption {_loc(span)} failed.\n"
+                           f"{e.message}", span=built.compiler.span_of(e) or span,
+                           variables=variables, seconds=time.perf_counter() - started)
         except AssertFailure as e:
             return Outcome("assert", message=e.message, span=span, variables=variables,
                            seconds=time.perf_counter() - started)
@@ -108,9 +108,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     except AssertFailure as e:
         return Outcome("assert", message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)
+    span = built.compiler.span_of(result.exc) if result.exc is not None else None
     return Outcome(result.verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
-                   time.perf_counter() - started, result.message, None, built.warnings,
+                   time.perf_counter() - started, result.message, span, built.warnings,
                    result.outdegree)
 
 

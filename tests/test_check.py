@@ -81,6 +81,9 @@ def test_evaluation_error_exits_75_with_the_trace_and_no_traceback():
     result = CliRunner().invoke(main, ["check", str(SPECS / "Errors.tla")])
     assert result.exit_code == 75
     assert "Attempted to apply Head to the empty sequence." in result.output
+    assert "Errors.tla:5:25: error: the error occurred while evaluating this expression" in (
+        result.output)
+    assert "                        ^~~~~~~~~~~~" in result.output.splitlines()
     assert "State 1: <Initial predicate>" in result.output
     assert "Traceback" not in result.output
 
@@ -148,3 +151,14 @@ def test_spec_errors_keep_their_exit_codes_under_check(tmp_path):
     result = CliRunner().invoke(main, ["check", str(spec)])
     assert result.exit_code == 150
     assert "P.tla:4:6: error: unexpected '=='" in result.output
+
+
+def test_error_inside_an_operator_points_into_its_body(tmp_path):
+    spec = tmp_path / "Op.tla"
+    spec.write_text("---- MODULE Op ----\nEXTENDS Naturals\nVARIABLE f\nInit == f = <<1, 2>>\n"
+                    "Pick(i) == f[i]\nNext == f' = f /\\ Pick(3) = 1\n====\n")
+    (tmp_path / "Op.cfg").write_text("INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert o.verdict == "error"
+    assert (o.span.line, o.span.col) == (5, 12)
+    assert "out of domain" in o.message

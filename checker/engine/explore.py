@@ -55,12 +55,13 @@ class Result:
     message: str | None = None
     error_at: object = None  # what was being evaluated when an error happened
     outdegree: tuple = (0, 0, 0, 0)
+    exc: BaseException | None = None  # the evaluation error itself (its traceback locates it)
 
 
 class _Stop(Exception):
-    def __init__(self, verdict, prop, trace, message=None, error_at=None):
+    def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None):
         self.verdict, self.prop, self.trace = verdict, prop, trace
-        self.message, self.error_at = message, error_at
+        self.message, self.error_at, self.exc = message, error_at, exc
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
@@ -95,7 +96,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             try:
                 ok = pred(state)
             except EvalError as e:
-                raise _Stop("error", name, trace_fn(), e.message, ("invariant", name)) from None
+                raise _Stop("error", name, trace_fn(), e.message, ("invariant", name),
+                            e) from None
             if ok is not True:
                 if ok is not False:
                     raise _Stop("error", name, trace_fn(),
@@ -110,7 +112,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         try:
             inits = list(model.init())
         except EvalError as e:
-            raise _Stop("error", None, [], e.message, ("init", None)) from None
+            raise _Stop("error", None, [], e.message, ("init", None), e) from None
         for state in inits:
             stats["generated"] += 1
             cov[1] += 1
@@ -189,7 +191,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 except EvalError as e:
                     stats["generated"] += count
                     raise _Stop("error", None, trace_to(key), e.message,
-                                ("action", label)) from None
+                                ("action", label), e) from None
                 except _Stop:
                     stats["generated"] += count
                     if found and nxt > stats["depth"]:
@@ -208,13 +210,13 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
-        verdict, prop, trace, message, error_at = "ok", None, [], None, None
+        verdict, prop, trace, message, error_at, exc = "ok", None, [], None, None, None
     except _Stop as stop:
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
-        message, error_at = stop.message, stop.error_at
+        message, error_at, exc = stop.message, stop.error_at, stop.exc
     return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
-                  _outdegree(outdeg))
+                  _outdegree(outdeg), exc)
 
 
 class _TraceTo:

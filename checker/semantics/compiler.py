@@ -137,6 +137,8 @@ class Compiler:
         self._raw_fn = False
         self._let_flags = 0
         self.sources: dict = {}  # generated function name -> its Python source (for debugging)
+        self.spans: list = []  # spans referred to by `# @span:N` tags in generated code
+        self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
         self._uses: list[set] = []
@@ -154,13 +156,14 @@ class Compiler:
         """A state predicate or state function: Python function (s) -> value."""
         env = env or self.root_env()
         code, _ = self.expr(e, env)
-        return self._define(f"def {{name}}(s, t=None):\n    return {code}\n", name)
+        return self._define(f"def {{name}}(s, t=None):\n    return {code}{self._tag(e.span)}\n",
+                            name)
 
     def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred"):
         """An action-level predicate over a step: Python function (s, t) -> value."""
         env = env or self.root_env()
         code, _ = self.expr(e, env)
-        return self._define(f"def {{name}}(s, t):\n    return {code}\n", name)
+        return self._define(f"def {{name}}(s, t):\n    return {code}{self._tag(e.span)}\n", name)
 
     def compile_init(self, e, env: Env | None = None):
         """Init as a function (s, emit) calling emit(state) for each initial state."""
@@ -320,7 +323,7 @@ class Compiler:
             return
         if isinstance(e, ast.If):
             cond, _ = self.expr(e.cond, env)
-            lines.append(f"{pad}if truth({cond}):")
+            lines.append(f"{pad}if truth({cond}):{self._tag(e.cond.span)}")
             saved = dict(self.primes)
             self._gen(e.then, env, pending, lines, depth + 1)
             self.primes = saved
@@ -353,13 +356,14 @@ class Compiler:
                 binds = {}
                 if b.tuple:
                     names = [self._local(n) for n in b.names]
-                    lines.append(f"{'    ' * d}for ({', '.join(names)},) in enum({dom}):")
+                    lines.append(f"{'    ' * d}for ({', '.join(names)},) in enum({dom}):"
+                                 f"{self._tag(b.span)}")
                     binds = {n: ("val", p) for n, p in zip(b.names, names, strict=True)}
                     d += 1
                 else:
                     for n in b.names:
                         p = self._local(n)
-                        lines.append(f"{'    ' * d}for {p} in enum({dom}):")
+                        lines.append(f"{'    ' * d}for {p} in enum({dom}):{self._tag(b.span)}")
                         binds[n] = ("val", p)
                         d += 1
                 inner = inner.bind(binds)
@@ -381,11 +385,11 @@ class Compiler:
                 rhs, _ = self.expr(e.args[1], env)
                 local = self._local(var + "_next")
                 if e.op == "=":
-                    lines.append(f"{pad}{local} = {rhs}")
+                    lines.append(f"{pad}{local} = {rhs}{self._tag(e.span)}")
                     self.primes[var] = local
                     self._continue(pending, lines, depth, e.span)
                 else:
-                    lines.append(f"{pad}for {local} in enum({rhs}):")
+                    lines.append(f"{pad}for {local} in enum({rhs}):{self._tag(e.span)}")
                     self.primes[var] = local
                     self._continue(pending, lines, depth + 1, e.span)
                 return
@@ -443,7 +447,7 @@ class Compiler:
                     return
         # Otherwise a guard.
         code, _ = self.expr(e, env)
-        lines.append(f"{pad}if {code}:")
+        lines.append(f"{pad}if {code}:{self._tag(e.span)}")
         self._continue(pending, lines, depth + 1, e.span)
 
     def _continue(self, pending: list, lines: list[str], depth: int, span) -> None:
@@ -1076,8 +1080,8 @@ class Compiler:
             self.mode, self.primes = saved
         flags &= ~LOCAL
         plist = ", ".join(b[1] for b in params.values())
-        self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n    return {body}\n",
-                     fname)
+        self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
+                     f"    return {body}{self._tag(d.body.span)}\n", fname)
         if not d.params and flags == 0:
             # A constant definition: compute it once.
             try:
@@ -1411,7 +1415,29 @@ class Compiler:
             raise CompileError(f"internal: generated code does not compile ({err}):\n{code}"
                                ) from err
         self.sources[fname] = code
+        for lineno, line in enumerate(code.splitlines(), 1):
+            m = _TAG_RE.search(line)
+            if m:
+                self.line_spans[(f"<kipcheck:{fname}>", lineno)] = self.spans[int(m.group(1))]
         return self.g[fname]
+
+    def _tag(self, span) -> str:
+        """A trailing comment tying a generated line to the TLA+ it came from."""
+        if span is None:
+            return ""
+        self.spans.append(span)
+        return f"  # @span:{len(self.spans) - 1}"
+
+    def span_of(self, exc: BaseException):
+        """The TLA+ span of the innermost generated line an exception passed through."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            key = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            if key in self.line_spans:
+                found = self.line_spans[key]
+            tb = tb.tb_next
+        return found
 
 
 
@@ -1663,4 +1689,5 @@ def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
     return result
 
 
+_TAG_RE = re.compile(r"# @span:(\d+)$")
 _LOCAL_RE = re.compile(r"\bv\d+_\w*")

@@ -36,6 +36,11 @@ def format_outcome(o) -> str:
         lines.append(format_trace(o.trace, o.variables))
     elif o.verdict in ("assumption", "assert", "error"):
         lines.append(f"Error: {o.message}")
+        if o.verdict == "error" and o.span is not None:
+            from ..frontend.errors import KipcheckError
+
+            where = KipcheckError("the error occurred while evaluating this expression", o.span)
+            lines.append(where.format())
         if o.trace:
             lines.append("Error: The behavior up to this point is:")
             lines.append(format_trace(o.trace, o.variables))

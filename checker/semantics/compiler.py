@@ -52,8 +52,6 @@ class Env:
     def bind(self, names: dict) -> Env:
         return Env(self.scope, self.frame, {**self.locals, **names})
 
-    def with_scope(self, scope: ModuleScope, frame: Frame | None = None) -> Env:
-        return Env(scope, frame or self.frame, {})
 
 
 @dataclass
@@ -145,7 +143,6 @@ class Compiler:
         self._binds: list[set] = []
         self.mode = "expr"  # expr | action | init: how variables and primes compile
         self.primes: dict | None = None  # var -> python local, in action/init mode
-        self.level_name = "LEVEL"
         self.g["LEVEL"] = [0]
 
     # -- public entry points -----------------------------------------------------------------
@@ -604,8 +601,9 @@ class Compiler:
                 self._note_binds([local])
                 b = ("fndef", local)
                 inner = inner.bind({d.name: b})
-                out.append((d.name, b, local, self._funcdef_value(d, inner, local)))
-                self._let_flags |= STATE  # conservatively: never computed ahead
+                code, f = self._funcdef_value(d, inner)
+                out.append((d.name, b, local, code))
+                self._let_flags |= f
             elif isinstance(d, ast.Recursive):
                 continue
             else:
@@ -825,9 +823,6 @@ class Compiler:
         sym = env.scope.symbols.get(e.name)
         return sym is not None and isinstance(sym.node, ast.FuncDef)
 
-    def _uses_outer_locals(self, flags: int, env: Env) -> bool:
-        return bool(flags & LOCAL)
-
     def _comprehension(self, bounds, env: Env):
         """Python loop variables for bounds; returns (body env, [(var, domain code)], flags)."""
         comp, binds, flags = [], {}, 0
@@ -959,7 +954,7 @@ class Compiler:
         if sym.kind in ("operator", "function"):
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
-                flags = 8 if (sym.module, sym.name) in IMPURE_OPS else 0
+                flags = IMPURE if (sym.module, sym.name) in IMPURE_OPS else 0
                 return native.format(*args), flags
             return self._call_def(sym, env, args, e)
         raise CompileError(f"{sym.name!r} cannot be used as a value", e.span)
@@ -1101,28 +1096,17 @@ class Compiler:
         if hit is not None:
             return hit
         fname = _pyname("fn", d.name, next(self._counter))
-        self._defs[key] = (f"{fname}(s, t)", STATE)
-        inner = denv.bind({d.name: ("val", f"{fname}(s, t)")})
         saved = (self.mode, self.primes)
         self.mode, self.primes = "expr", None
-        self._uses.append(set())
-        self._binds.append(set())
         try:
-            value_code = self._funcdef_value(d, inner, f"{fname}(s, t)")
+            value_code, flags = self._funcdef_value(d, denv)
         finally:
             self.mode, self.primes = saved
-            self._uses.pop()
-            self._binds.pop()
-        if not re.search(r"\bs\[|\bt\[|\(s, t|_next\b", value_code.replace(
-                f"{fname}(s, t)", "")):
-            # Depends on no state: one lazily filled function for the whole run.
-            const = f"_k{next(self._counter)}"
-            self._define(f"def {{name}}(s, t):\n    return {const}\n", fname)
-            self.g[const] = eval(value_code.replace(f"{fname}(s, t)", const),  # noqa: S307
-                                 self.g)
-            result = (const, 0)
-            self._defs[key] = result
-            return result
+        if flags == 0:
+            # Depends on no state: one function for the whole run, filled in as it is applied.
+            const = self._const_name(eval(value_code, self.g))  # noqa: S307
+            self._defs[key] = (const, 0)
+            return const, 0
         # The function's value depends on the state: keep the one for the latest state.
         self._define(f"def {{name}}(s, t, _last=[None, None, None]):\n"
                      f"    if _last[2] is None or _last[0] is not s or _last[1] is not t:\n"
@@ -1133,27 +1117,32 @@ class Compiler:
         self._defs[key] = result
         return result
 
-    def _funcdef_value(self, d: ast.FuncDef, env: Env, self_code: str) -> str:
+    def _funcdef_value(self, d: ast.FuncDef, env: Env) -> tuple[str, int]:
         """A recursive function definition's value: a _LazyFn applied point-wise, whose body
-        receives the function itself as its first argument (so it may call itself)."""
+        receives the function itself as its first argument (so it may call itself). Returns
+        the code and its dependency flags (LOCAL only for names bound outside it)."""
         me = self._local(d.name)
         self._uses.append(set())
         self._binds.append(set())
         self._note_binds([me])
-        body_env, comp, _ = self._comprehension(d.bounds, env.bind({d.name: ("fndef", me)}))
-        val, _ = self.expr(d.body, body_env)
+        body_env, comp, dom_flags = self._comprehension(d.bounds,
+                                                        env.bind({d.name: ("fndef", me)}))
+        val, body_flags = self.expr(d.body, body_env)
         used, bound = self._uses.pop(), self._binds.pop()
+        free = used - bound
         if self._uses:
-            self._uses[-1] |= used - bound
+            self._uses[-1] |= free
+        flags = ((dom_flags | body_flags) & ~LOCAL) | (LOCAL if free else 0)
         if len(comp) == 1 and not comp[0][0].startswith("("):
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda {me}, {v}: {val})"
+            return f"_LazyFn({dom}, lambda {me}, {v}: {val})", flags
         if len(comp) == 1:
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda {me}, _k: (lambda {v[1:-2]}: {val})(*_k))"
+            return f"_LazyFn({dom}, lambda {me}, _k: (lambda {v[1:-2]}: {val})(*_k))", flags
         names = ", ".join(v for v, _ in comp)
         doms = ", ".join(dm for _, dm in comp)
-        return f"_LazyFn(Product(({doms},)), lambda {me}, _k: (lambda {names}: {val})(*_k))"
+        return (f"_LazyFn(Product(({doms},)), lambda {me}, _k: (lambda {names}: {val})(*_k))",
+                flags)
 
     def _def_env(self, sym: Symbol, env: Env) -> Env:
         """The env a definition's body is compiled in: its module's scope, the right frame."""
@@ -1328,7 +1317,7 @@ class Compiler:
 
     def _op_value(self, a, env: Env):
         """An operator argument for a native operator: a callable of plain values."""
-        b = self._op_arg(a, env, 2 if False else _lambda_arity(a, env))
+        b = self._op_arg(a, env, _lambda_arity(a, env))
         n = b[2]
         names = [f"_x{i}" for i in range(n)]
         return f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))", LOCAL | STATE
@@ -1511,10 +1500,6 @@ class _LazyFn(runtime.LazySet):
 
 def _fcall(f, x):
     return f.apply(x) if isinstance(f, _LazyFn) else runtime.app(f, x)
-
-
-def _only_val_locals(env: Env) -> bool:
-    return all(b[0] == "val" and not b[1].startswith("v") for b in env.locals.values())
 
 
 def _lambda_arity(a, env: Env) -> int:

@@ -149,10 +149,6 @@ def _first(kv):
     return kv[0]
 
 
-def make_record(fields: dict) -> Fn:
-    return make_fn(fields.items())
-
-
 # ---------------------------------------------------------------------------------------------
 # Lazy (possibly infinite) sets
 

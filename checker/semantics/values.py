@@ -42,6 +42,7 @@ def reset_interning() -> None:
     """Start a new model's intern order (TLC's order is per run, not per process)."""
     _INTERN.clear()
     _SET_KEYS.clear()
+    _FN_KEYS.clear()
 
 
 def intern_names(names) -> None:
@@ -363,15 +364,36 @@ def tlc_key(v):
                 _SET_KEYS.clear()
             k = _SET_KEYS[v] = (4, len(v), tuple(sorted(tlc_key(e) for e in v)))
         return k
-    if t is tuple:
-        n = len(v)
-        return (5, n, tuple((2, i) for i in range(1, n + 1)), tuple(tlc_key(e) for e in v))
-    if t is Fn:
-        keys, vals = v
-        return (5, len(keys), tuple(tlc_key(k) for k in keys), tuple(tlc_key(e) for e in vals))
+    if t is tuple or t is Fn:
+        # Values are immutable and shared between states: remember keys by object identity.
+        e = _FN_KEYS.get(id(v))
+        if e is not None and e[0] is v:
+            return e[1]
+        if t is tuple:
+            n = len(v)
+            k = (5, n, _seq_domain_key(n), tuple([tlc_key(x) for x in v]))
+        else:
+            keys, vals = v
+            k = (5, len(keys), tuple([tlc_key(x) for x in keys]),
+                 tuple([tlc_key(x) for x in vals]))
+        if len(_FN_KEYS) > 500_000:
+            _FN_KEYS.clear()
+        _FN_KEYS[id(v)] = (v, k)
+        return k
     if isinstance(v, LazySet):
         return tlc_key(as_set(v))
     raise EvalError(f"cannot order the value {v!r}")
+
+
+_FN_KEYS: dict = {}
+_SEQ_DOMAINS: dict = {}
+
+
+def _seq_domain_key(n: int) -> tuple:
+    k = _SEQ_DOMAINS.get(n)
+    if k is None:
+        k = _SEQ_DOMAINS[n] = tuple((2, i) for i in range(1, n + 1))
+    return k
 
 
 def _int_tuple_key(t):

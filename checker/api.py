@@ -73,7 +73,7 @@ def parse_constant_overrides(items: list[str]) -> dict:
 
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
-          progress=None) -> Outcome:
+          progress=None, fingerprints: bool = False) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors)."""
     started = time.perf_counter()
     if config is None:
@@ -104,7 +104,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
     try:
-        result: Result = explore(built.model, max_depth=max_depth, progress=progress)
+        result: Result = explore(built.model, max_depth=max_depth, progress=progress,
+                                 fingerprints=fingerprints)
     except AssertFailure as e:
         return Outcome("assert", message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)

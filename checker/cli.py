@@ -55,7 +55,11 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the verdict and statistics as JSON to this file.")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
-def check(spec, config, defines, no_deadlock, max_depth, report_json, lib) -> None:
+@click.option("--fingerprints", is_flag=True,
+              help="Keep 64-bit fingerprints of seen states instead of the states (much less "
+                   "memory for big models; traces are rebuilt by replay).")
+def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
+          fingerprints) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     import json
 
@@ -67,7 +71,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib) -> No
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
-                            max_depth, progress=bar)
+                            max_depth, progress=bar, fingerprints=fingerprints)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)

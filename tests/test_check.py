@@ -162,3 +162,41 @@ def test_error_inside_an_operator_points_into_its_body(tmp_path):
     assert o.verdict == "error"
     assert (o.span.line, o.span.col) == (5, 12)
     assert "out of domain" in o.message
+
+
+@pytest.mark.parametrize("spec,cfg", [("Records", "Records"), ("Stop", "Stop"),
+                                      ("Sym", "Sym"), ("Counter", "CounterC")])
+def test_fingerprint_mode_gives_the_same_counts_and_traces(spec, cfg):
+    full = run(spec, cfg)
+    fp = run(spec, cfg, fingerprints=True)
+    assert (fp.verdict, fp.property, fp.distinct_states, fp.states_generated, fp.depth) == (
+        full.verdict, full.property, full.distinct_states, full.states_generated, full.depth)
+    assert [(s.action, s.state) for s in fp.trace] == [(s.action, s.state) for s in full.trace]
+
+
+def test_fingerprints_do_not_depend_on_the_process_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from checker.engine.fingerprints import fingerprint\n"
+            "from checker.semantics.values import ModelValue, make_fn\n"
+            "v = (1, 'a', frozenset({'x', 'y', 'z'}), make_fn([('k', -1), ('j', -2)]),\n"
+            "     ModelValue('p1'), frozenset({(1, 2), (3,)}))\n"
+            "print(fingerprint(v))\n")
+    outs = set()
+    for seed in ("1", "2", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                text=True, check=True).stdout)
+    assert len(outs) == 1
+
+
+def test_fingerprints_tell_apart_values_python_hash_confuses():
+    from checker.engine.fingerprints import fingerprint
+    from checker.semantics.values import ModelValue
+
+    assert hash(-1) == hash(-2)  # why the seen set never relies on hash() alone
+    assert fingerprint((-1,)) != fingerprint((-2,))
+    assert fingerprint(("1",)) != fingerprint((1,))
+    assert fingerprint((ModelValue("a"),)) != fingerprint(("a",))

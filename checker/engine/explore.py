@@ -65,10 +65,23 @@ class _Stop(Exception):
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
-            ) -> Result:
-    """Explore `model` breadth-first; stop at the first violation."""
+            fingerprints: bool = False) -> Result:
+    """Explore `model` breadth-first; stop at the first violation.
+
+    The seen set maps each state's key to its parent's key and the action that reached it.
+    By default the key is the state itself (no collisions; memory grows with state size);
+    with `fingerprints` it is a 64-bit fingerprint, equal across processes, as in TLC: far
+    less memory, and counterexamples are rebuilt by replaying actions from the initial states.
+    """
     started = time.perf_counter()
-    key_of = model.fingerprint or (lambda s: s)
+    base_key = model.fingerprint or (lambda s: s)
+    if fingerprints:
+        from .fingerprints import fingerprint
+
+        def key_of(s):
+            return fingerprint(base_key(s))
+    else:
+        key_of = base_key
     parents: dict = {}  # key -> (parent key or None, action label, state)
     queue: deque = deque()
     stats = {"generated": 0, "depth": 0}
@@ -80,12 +93,16 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     outdeg: list[int] = []
 
     def trace_to(key, last: Step | None = None) -> list[Step]:
-        steps = []
+        chain = []
         while key is not None:
             parent, label, state = parents[key]
-            steps.append(Step(label, state))
+            chain.append((key, label, state))
             key = parent
-        steps.reverse()
+        chain.reverse()
+        if chain and chain[0][2] is None:
+            steps = _replay(model, key_of, chain)
+        else:
+            steps = [Step(label, state) for _, label, state in chain]
         if last is not None:
             steps.append(last)
         return steps
@@ -104,6 +121,9 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                                 f"The invariant {name} is not a boolean", ("invariant", name))
                 raise _Stop("invariant", name, trace_fn())
 
+    def keep(state):
+        return None if fingerprints else state
+
     try:
         # Initial states.
         if model.set_level:
@@ -120,7 +140,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             key = key_of(state) if in_model else None
             new = in_model and key not in parents
             if new:
-                parents[key] = (None, None, state)
+                parents[key] = (None, None, None if fingerprints else state)
                 cov[0] += 1
                 stats["depth"] = 1
             if new or not in_model:
@@ -129,7 +149,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 queue.append((state, key, 1))
         # Breadth-first. The loop body runs once per generated state: keep it lean.
         plain = not constraints and not action_constraints and not action_props
-        keyed = model.fingerprint is not None
+        keyed = model.fingerprint is not None or fingerprints
         popleft, push = queue.popleft, queue.append
         expanded = 0
         acts = [(a.gen, a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
@@ -156,7 +176,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                             skey = key_of(succ) if keyed else succ
                             if skey in parents:
                                 continue
-                            parents[skey] = (key, label, succ)
+                            parents[skey] = (key, label, keep(succ))
                             found += 1
                             if invariants:
                                 check_invariants(succ, _TraceTo(trace_to, key, label, succ))
@@ -177,7 +197,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                         if in_model:
                             skey = key_of(succ) if keyed else succ
                             if skey not in parents:
-                                parents[skey] = (key, label, succ)
+                                parents[skey] = (key, label, keep(succ))
                                 new = True
                                 found += 1
                         if new or not in_model:
@@ -217,6 +237,28 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
                   _outdegree(outdeg), exc)
+
+
+def _replay(model: Model, key_of, chain) -> list[Step]:
+    """Rebuild the states of a fingerprint chain: from the initial state with the first key,
+    follow, step by step, the recorded action to the successor with the next key."""
+    if model.set_level:
+        model.set_level(0)
+    first_key = chain[0][0]
+    state = next(s for s in model.init() if key_of(s) == first_key)
+    steps = [Step(None, state)]
+    by_label = {}
+    for a in model.actions:
+        by_label.setdefault(a.label, []).append(a)
+    for level, (key, label, _) in enumerate(chain[1:], 1):
+        if model.set_level:
+            model.set_level(level)
+        out: list = []
+        for a in by_label[label]:
+            a.gen(state, out.append)
+        state = next(t for t in out if key_of(t) == key)
+        steps.append(Step(label, state))
+    return steps
 
 
 class _TraceTo:

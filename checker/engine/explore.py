@@ -33,6 +33,7 @@ class Model:
     fingerprint: Callable | None = None  # state -> key for the seen set (VIEW, SYMMETRY)
     check_deadlock: bool = True
     set_level: Callable | None = None  # tell the evaluator TLCGet("level")
+    expand: Callable | None = None  # all actions at once: emit(i) then action i's successors
 
 
 @dataclass
@@ -155,6 +156,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         acts = [(a.gen, a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
+        fast = model.expand if plain else None
         while queue:
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
@@ -164,6 +166,42 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
+            if fast is not None:
+                # All actions in one call: ints in the buffer say which action follows.
+                buf.clear()
+                try:
+                    fast(state, emit)
+                except EvalError as e:
+                    cur = max((x for x in buf if type(x) is int), default=0)
+                    stats["generated"] += sum(1 for x in buf if type(x) is not int)
+                    raise _Stop("error", None, trace_to(key), e.message,
+                                ("action", acts[cur][1]), e) from None
+                label, acov = None, None
+                for succ in buf:
+                    if type(succ) is int:
+                        label, acov = acts[succ][1], acts[succ][2]
+                        continue
+                    stats["generated"] += 1
+                    acov[1] += 1
+                    skey = key_of(succ) if keyed else succ
+                    if skey in parents:
+                        continue
+                    parents[skey] = (key, label, keep(succ))
+                    acov[0] += 1
+                    fresh += 1
+                    if nxt > stats["depth"]:
+                        stats["depth"] = nxt
+                    if invariants:
+                        check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+                    push((succ, skey, nxt))
+                outdeg.append(fresh if fresh < 31 else 31)
+                if progress is not None:
+                    expanded += 1
+                    if expanded & 1023 == 0:
+                        progress(len(parents), stats["generated"], len(queue), level)
+                if model.check_deadlock and stats["generated"] == before:
+                    raise _Stop("deadlock", None, trace_to(key))
+                continue
             for gen, label, acov in acts:
                 count = 0
                 found = 0

@@ -61,7 +61,8 @@ class Action:
     name: str
     params: tuple  # ((name, value), ...)
     span: Span
-    gen: object = None  # compiled generator function (s) -> iterator of next states
+    gen: object = None  # compiled function (s, emit): emit(t) for each successor t
+    body: str = ""  # its generated body, reused by Compiler.compile_expand
 
     def __post_init__(self):
         if not self.params:
@@ -175,6 +176,7 @@ class Compiler:
         self._split(e, env or self.root_env(), name, (), out, e.span)
         for a in out:
             a.gen = self.compile_action(a.gen[0], a.gen[1], _pyname("act", a.name, len(out)))
+            a.body = self.last_body
         return out
 
     # -- action splitting -----------------------------------------------------------------
@@ -285,8 +287,18 @@ class Compiler:
         finally:
             self.mode, self.primes = saved
         body = "\n".join(lines) or "    pass"
+        self.last_body = body
         src = f"def {{name}}(s, _out):\n    t = None\n{body}\n"
         return self._define(src, name)
+
+    def compile_expand(self, actions: list[Action]):
+        """All actions in one function (s, emit): emit(i) announces action i, then emit(state)
+        for each of its successors. One Python call per state instead of one per action."""
+        parts = ["def {name}(s, _out):", "    t = None"]
+        for i, a in enumerate(actions):
+            parts.append(f"    _out({i})")
+            parts.append(a.body)
+        return self._define("\n".join(parts) + "\n", "expand")
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
         missing = [v for v in self.variables if v not in self.primes]

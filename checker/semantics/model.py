@@ -217,7 +217,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
-                  set_level=_set_level)
+                  set_level=_set_level,
+                  expand=compiler.compile_expand(actions) if actions else None)
     del fairness
     return Built(model, compiler, assumptions, warnings, skipped)
 

@@ -148,15 +148,41 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
                 queue.append((state, key, 1))
-        # Breadth-first. The loop body runs once per generated state: keep it lean.
+        # Breadth-first. The loop body runs once per generated state: keep it lean. All
+        # actions run in one call (model.expand); ints in the buffer say which action follows.
         plain = not constraints and not action_constraints and not action_props
         keyed = model.fingerprint is not None or fingerprints
         popleft, push = queue.popleft, queue.append
         expanded = 0
-        acts = [(a.gen, a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
+        acts = [(a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
-        fast = model.expand if plain else None
+        expand = model.expand or (lambda s, out: None)
+
+        def constrained_step(state, succ, key, label, nxt, acov) -> bool:
+            """TLC's order for a successor when constraints or action properties exist:
+            in-model test, store if new, invariants (if new or outside the model), action
+            properties (always), enqueue if new. True if it was a new state."""
+            in_model = all(c(succ) for c in constraints) and all(
+                c(state, succ) for c in action_constraints)
+            new = False
+            skey = None
+            if in_model:
+                skey = key_of(succ) if keyed else succ
+                if skey not in parents:
+                    parents[skey] = (key, label, keep(succ))
+                    acov[0] += 1
+                    new = True
+                    if nxt > stats["depth"]:
+                        stats["depth"] = nxt
+            if new or not in_model:
+                check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+            for name, pred in action_props:
+                if pred(state, succ) is not True:
+                    raise _Stop("property", name, trace_to(key, Step(label, succ)))
+            if new:
+                push((succ, skey, nxt))
+            return new
         while queue:
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
@@ -166,101 +192,36 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
-            if fast is not None:
-                # All actions in one call: ints in the buffer say which action follows.
-                buf.clear()
-                try:
-                    fast(state, emit)
-                except EvalError as e:
-                    cur = max((x for x in buf if type(x) is int), default=0)
-                    stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                    raise _Stop("error", None, trace_to(key), e.message,
-                                ("action", acts[cur][1]), e) from None
-                label, acov = None, None
-                for succ in buf:
-                    if type(succ) is int:
-                        label, acov = acts[succ][1], acts[succ][2]
-                        continue
-                    stats["generated"] += 1
-                    acov[1] += 1
-                    skey = key_of(succ) if keyed else succ
-                    if skey in parents:
-                        continue
-                    parents[skey] = (key, label, keep(succ))
-                    acov[0] += 1
-                    fresh += 1
-                    if nxt > stats["depth"]:
-                        stats["depth"] = nxt
-                    if invariants:
-                        check_invariants(succ, _TraceTo(trace_to, key, label, succ))
-                    push((succ, skey, nxt))
-                outdeg.append(fresh if fresh < 31 else 31)
-                if progress is not None:
-                    expanded += 1
-                    if expanded & 1023 == 0:
-                        progress(len(parents), stats["generated"], len(queue), level)
-                if model.check_deadlock and stats["generated"] == before:
-                    raise _Stop("deadlock", None, trace_to(key))
-                continue
-            for gen, label, acov in acts:
-                count = 0
-                found = 0
-                buf.clear()
-                try:
-                    gen(state, emit)
-                    for succ in buf:
-                        count += 1
-                        if plain:
-                            skey = key_of(succ) if keyed else succ
-                            if skey in parents:
-                                continue
-                            parents[skey] = (key, label, keep(succ))
-                            found += 1
-                            if invariants:
-                                check_invariants(succ, _TraceTo(trace_to, key, label, succ))
-                            push((succ, skey, nxt))
-                            continue
-                        in_model = True
-                        for c in constraints:
-                            if not c(succ):
-                                in_model = False
-                                break
-                        if in_model:
-                            for c in action_constraints:
-                                if not c(state, succ):
-                                    in_model = False
-                                    break
-                        new = False
-                        skey = None
-                        if in_model:
-                            skey = key_of(succ) if keyed else succ
-                            if skey not in parents:
-                                parents[skey] = (key, label, keep(succ))
-                                new = True
-                                found += 1
-                        if new or not in_model:
-                            check_invariants(succ, _TraceTo(trace_to, key, label, succ))
-                        for name, pred in action_props:
-                            if pred(state, succ) is not True:
-                                raise _Stop("property", name,
-                                            trace_to(key, Step(label, succ)))
-                        if new:
-                            push((succ, skey, nxt))
-                except EvalError as e:
-                    stats["generated"] += count
-                    raise _Stop("error", None, trace_to(key), e.message,
-                                ("action", label), e) from None
-                except _Stop:
-                    stats["generated"] += count
-                    if found and nxt > stats["depth"]:
-                        stats["depth"] = nxt
-                    raise
-                stats["generated"] += count
-                acov[1] += count
-                acov[0] += found
-                fresh += found
-            if fresh and nxt > stats["depth"]:
-                stats["depth"] = nxt
+            buf.clear()
+            try:
+                expand(state, emit)
+            except EvalError as e:
+                cur = max((x for x in buf if type(x) is int), default=0)
+                stats["generated"] += sum(1 for x in buf if type(x) is not int)
+                raise _Stop("error", None, trace_to(key), e.message,
+                            ("action", acts[cur][0]), e) from None
+            label, acov = None, None
+            for succ in buf:
+                if type(succ) is int:
+                    label, acov = acts[succ]
+                    continue
+                stats["generated"] += 1
+                acov[1] += 1
+                if not plain:
+                    if constrained_step(state, succ, key, label, nxt, acov):
+                        fresh += 1
+                    continue
+                skey = key_of(succ) if keyed else succ
+                if skey in parents:
+                    continue
+                parents[skey] = (key, label, keep(succ))
+                acov[0] += 1
+                fresh += 1
+                if nxt > stats["depth"]:
+                    stats["depth"] = nxt
+                if invariants:
+                    check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+                push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             if progress is not None:
                 expanded += 1

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.explore import Result, Step, explore
+from .engine.explore import EVAL_ERRORS, Result, Step, error_message, explore
 from .frontend import KipcheckError, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
@@ -92,9 +92,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     for span, fn in built.assumptions:
         try:
             ok = fn(None)
-        except EvalError as e:
+        except EVAL_ERRORS as e:
             return Outcome("error", message=f"Evaluating assumption {_loc(span)} failed.\n"
-                           f"{e.message}", span=built.compiler.span_of(e) or span,
+                           f"{error_message(e)}", span=built.compiler.span_of(e) or span,
                            variables=variables, seconds=time.perf_counter() - started)
         except AssertFailure as e:
             return Outcome("assert", message=e.message, span=span, variables=variables,

@@ -200,3 +200,22 @@ def test_fingerprints_tell_apart_values_python_hash_confuses():
     assert fingerprint((-1,)) != fingerprint((-2,))
     assert fingerprint(("1",)) != fingerprint((1,))
     assert fingerprint((ModelValue("a"),)) != fingerprint(("a",))
+
+
+def test_wrongly_typed_arithmetic_is_an_evaluation_error_not_a_crash(tmp_path):
+    spec = tmp_path / "Bad.tla"
+    spec.write_text("---- MODULE Bad ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x' = x + \"a\"\n====\n")
+    (tmp_path / "Bad.cfg").write_text("INIT Init\nNEXT Next\n")
+    result = CliRunner().invoke(main, ["check", str(spec)])
+    assert result.exit_code == 75
+    assert "values of the wrong kind" in result.output
+    assert "Bad.tla:5:9: error:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_package_exposes_check():
+    import checker
+
+    o = checker.check(SPECS / "Stop.tla", SPECS / "StopNoDeadlock.cfg")
+    assert isinstance(o, checker.Outcome) and o.distinct_states == 4

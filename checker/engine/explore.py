@@ -18,6 +18,20 @@ from dataclasses import dataclass, field
 
 from ..semantics.values import EvalError
 
+# What evaluating generated code can raise besides EvalError: a spec applying an operator to
+# values of the wrong kind (1 + "a") surfaces as a Python TypeError and the like.
+EVAL_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError,
+               ZeroDivisionError, RecursionError)
+
+
+def error_message(e: BaseException) -> str:
+    """TLC-style wording for an evaluation error."""
+    if isinstance(e, EvalError):
+        return e.message
+    if isinstance(e, RecursionError):
+        return "The evaluation recursed too deeply (an infinite recursion in the spec?)."
+    return f"Attempted to evaluate an expression on values of the wrong kind ({e})."
+
 
 @dataclass
 class Model:
@@ -113,8 +127,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         for name, pred in invariants:
             try:
                 ok = pred(state)
-            except EvalError as e:
-                raise _Stop("error", name, trace_fn(), e.message, ("invariant", name),
+            except EVAL_ERRORS as e:
+                raise _Stop("error", name, trace_fn(), error_message(e), ("invariant", name),
                             e) from None
             if ok is not True:
                 if ok is not False:
@@ -132,8 +146,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         cov = coverage.setdefault("<Init>", [0, 0])
         try:
             inits = list(model.init())
-        except EvalError as e:
-            raise _Stop("error", None, [], e.message, ("init", None), e) from None
+        except EVAL_ERRORS as e:
+            raise _Stop("error", None, [], error_message(e), ("init", None), e) from None
         for state in inits:
             stats["generated"] += 1
             cov[1] += 1
@@ -195,10 +209,10 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             buf.clear()
             try:
                 expand(state, emit)
-            except EvalError as e:
+            except EVAL_ERRORS as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                raise _Stop("error", None, trace_to(key), e.message,
+                raise _Stop("error", None, trace_to(key), error_message(e),
                             ("action", acts[cur][0]), e) from None
             label, acov = None, None
             for succ in buf:

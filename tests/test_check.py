@@ -219,3 +219,26 @@ def test_the_package_exposes_check():
 
     o = checker.check(SPECS / "Stop.tla", SPECS / "StopNoDeadlock.cfg")
     assert isinstance(o, checker.Outcome) and o.distinct_states == 4
+
+
+@pytest.mark.parametrize("expr,message", [
+    ('1 = "a"', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ("TRUE = 1", "Attempted to check equality of boolean TRUE with non-boolean:\n1"),
+    ("<<>> = {}", "Attempted to check equality of function <<>> with non-function:\n{}"),
+])
+def test_comparing_values_of_different_kinds_is_an_error_as_in_tlc(tmp_path, expr, message):
+    spec = tmp_path / "Cmp.tla"
+    spec.write_text(f"---- MODULE Cmp ----\nVARIABLE x\nInit == x = 0\nNext == x' = x /\\ "
+                    f"({expr})\n====\n")
+    (tmp_path / "Cmp.cfg").write_text("INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.message) == ("error", message)
+
+
+def test_a_model_value_is_unequal_to_anything_else_without_error():
+    o = run("Sym", "Sym", constants=None)
+    assert o.verdict == "ok"
+    from checker.semantics.runtime import eq
+    from checker.semantics.values import ModelValue
+
+    assert eq(ModelValue("p1"), 1) is False and eq("p1", ModelValue("p1")) is False

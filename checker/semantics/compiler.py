@@ -104,7 +104,6 @@ HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,)}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
               ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement")}
 
-_INFIX_PY = {"=": "==", "#": "!="}
 
 
 def _pyname(prefix: str, name: str, n: int) -> str:
@@ -1360,8 +1359,10 @@ class Compiler:
             return f"((not truth({c[0]})) or {c[1]})", flags
         if op == "\\equiv":
             return f"(truth({c[0]}) == truth({c[1]}))", flags
-        if op in ("=", "#"):
-            return f"({c[0]} {_INFIX_PY[op]} {c[1]})", flags
+        if op == "=":
+            return f"eq({c[0]}, {c[1]})", flags
+        if op == "#":
+            return f"(not eq({c[0]}, {c[1]}))", flags
         if op == "\\in":
             return f"({c[0]} in {c[1]})", flags
         if op == "\\notin":

@@ -36,9 +36,9 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "enum", "setmap", "setfilter",
-    "funcons", "each", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn", "FuncSet",
-    "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set", "make_fn",
-    "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
+    "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
+    "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
+    "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]
 
 
@@ -291,6 +291,32 @@ def java_time():
 
 
 TLC_REGISTERS: dict = {}
+
+
+def eq(a, b):
+    """a = b, with TLC's error for values of different kinds (a model value is unequal to
+    everything else, without error)."""
+    if type(a) is type(b):
+        return a == b
+    ka, kb = _kind(a), _kind(b)
+    if ka == kb or ka == "model value" or kb == "model value":
+        return a == b
+    raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+
+
+def _kind(v) -> str:
+    t = type(v)
+    if t is bool:
+        return "boolean"
+    if t is int:
+        return "integer"
+    if t is str:
+        return "string"
+    if t is ModelValue:
+        return "model value"
+    if t is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply"):
+        return "set"
+    return "function"
 
 
 def choose(s, pred):

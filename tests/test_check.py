@@ -116,6 +116,7 @@ def test_unassigned_variable_is_an_error_naming_it(tmp_path):
     o = check(spec)
     assert o.verdict == "error" and o.exit_code == 75
     assert "not assigned: y" in o.message
+    assert o.message.endswith("The error occurred in action Next.")
 
 
 def test_text_trace_marks_changed_variables():
@@ -232,7 +233,7 @@ def test_comparing_values_of_different_kinds_is_an_error_as_in_tlc(tmp_path, exp
                     f"({expr})\n====\n")
     (tmp_path / "Cmp.cfg").write_text("INIT Init\nNEXT Next\n")
     o = check(spec)
-    assert (o.verdict, o.message) == ("error", message)
+    assert (o.verdict, o.message) == ("error", f"{message}\nThe error occurred in action Next.")
 
 
 def test_a_model_value_is_unequal_to_anything_else_without_error():

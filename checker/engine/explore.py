@@ -212,7 +212,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             except EVAL_ERRORS as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                raise _Stop("error", None, trace_to(key), error_message(e),
+                raise _Stop("error", None, trace_to(key),
+                            f"{error_message(e)}\nThe error occurred in action {acts[cur][0]}.",
                             ("action", acts[cur][0]), e) from None
             label, acov = None, None
             for succ in buf:

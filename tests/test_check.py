@@ -21,6 +21,14 @@ def run(spec: str, cfg: str, **kw):
     return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", **kw)
 
 
+def write_spec(tmp_path, name: str, body: str, cfg: str = "INIT Init\nNEXT Next\n"):
+    """A one-off module `name` with `body` (between header and ====) and its .cfg."""
+    spec = tmp_path / f"{name}.tla"
+    spec.write_text(f"---- MODULE {name} ----\n{body}====\n")
+    (tmp_path / f"{name}.cfg").write_text(cfg)
+    return spec
+
+
 # (spec, cfg) -> (verdict, property, distinct, generated, depth, left, trace length, exit)
 TLC_FIGURES = {
     ("Counter", "Counter"): ("invariant", "Small", 15, 38, 4, 5, 4, 12),
@@ -59,9 +67,7 @@ def test_deadlock_off_from_the_command_line():
 
 
 def test_a_step_back_to_the_same_state_is_not_a_deadlock(tmp_path):
-    spec = tmp_path / "Loop.tla"
-    spec.write_text("---- MODULE Loop ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
-    (tmp_path / "Loop.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "Loop", "VARIABLE x\nInit == x = 0\nNext == x' = x\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
 
@@ -89,30 +95,25 @@ def test_evaluation_error_exits_75_with_the_trace_and_no_traceback():
 
 
 def test_false_assumption_exits_10(tmp_path):
-    spec = tmp_path / "A.tla"
-    spec.write_text("---- MODULE A ----\nEXTENDS Naturals\nVARIABLE x\nASSUME 1 + 1 = 3\n"
-                    "Init == x = 0\nNext == x' = x\n====\n")
-    (tmp_path / "A.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "A", "EXTENDS Naturals\nVARIABLE x\nASSUME 1 + 1 = 3\n"
+                    "Init == x = 0\nNext == x' = x\n")
     o = check(spec)
     assert o.verdict == "assumption" and o.exit_code == 10
     assert "line 4, col 8" in o.message
 
 
 def test_failed_assert_exits_14(tmp_path):
-    spec = tmp_path / "B.tla"
-    spec.write_text("---- MODULE B ----\nEXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
-                    "Next == x < 2 /\\ x' = x + 1 /\\ Assert(x' < 2, \"too big\")\n====\n")
-    (tmp_path / "B.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    spec = write_spec(tmp_path, "B", "EXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x < 2 /\\ x' = x + 1 /\\ Assert(x' < 2, \"too big\")\n",
+                      "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     o = check(spec)
     assert o.verdict == "assert" and o.exit_code == 14
     assert '"too big"' in o.message
 
 
 def test_unassigned_variable_is_an_error_naming_it(tmp_path):
-    spec = tmp_path / "U.tla"
-    spec.write_text("---- MODULE U ----\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
-                    "Next == x' = 1\n====\n")
-    (tmp_path / "U.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "U", "VARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                    "Next == x' = 1\n")
     o = check(spec)
     assert o.verdict == "error" and o.exit_code == 75
     assert "not assigned: y" in o.message
@@ -155,10 +156,8 @@ def test_spec_errors_keep_their_exit_codes_under_check(tmp_path):
 
 
 def test_error_inside_an_operator_points_into_its_body(tmp_path):
-    spec = tmp_path / "Op.tla"
-    spec.write_text("---- MODULE Op ----\nEXTENDS Naturals\nVARIABLE f\nInit == f = <<1, 2>>\n"
-                    "Pick(i) == f[i]\nNext == f' = f /\\ Pick(3) = 1\n====\n")
-    (tmp_path / "Op.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "Op", "EXTENDS Naturals\nVARIABLE f\nInit == f = <<1, 2>>\n"
+                    "Pick(i) == f[i]\nNext == f' = f /\\ Pick(3) = 1\n")
     o = check(spec)
     assert o.verdict == "error"
     assert (o.span.line, o.span.col) == (5, 12)
@@ -204,10 +203,8 @@ def test_fingerprints_tell_apart_values_python_hash_confuses():
 
 
 def test_wrongly_typed_arithmetic_is_an_evaluation_error_not_a_crash(tmp_path):
-    spec = tmp_path / "Bad.tla"
-    spec.write_text("---- MODULE Bad ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
-                    "Next == x' = x + \"a\"\n====\n")
-    (tmp_path / "Bad.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "Bad", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x' = x + \"a\"\n")
     result = CliRunner().invoke(main, ["check", str(spec)])
     assert result.exit_code == 75
     assert "values of the wrong kind" in result.output
@@ -228,10 +225,8 @@ def test_the_package_exposes_check():
     ("<<>> = {}", "Attempted to check equality of function <<>> with non-function:\n{}"),
 ])
 def test_comparing_values_of_different_kinds_is_an_error_as_in_tlc(tmp_path, expr, message):
-    spec = tmp_path / "Cmp.tla"
-    spec.write_text(f"---- MODULE Cmp ----\nVARIABLE x\nInit == x = 0\nNext == x' = x /\\ "
-                    f"({expr})\n====\n")
-    (tmp_path / "Cmp.cfg").write_text("INIT Init\nNEXT Next\n")
+    spec = write_spec(tmp_path, "Cmp", f"VARIABLE x\nInit == x = 0\nNext == x' = x /\\ "
+                    f"({expr})\n")
     o = check(spec)
     assert (o.verdict, o.message) == ("error", f"{message}\nThe error occurred in action Next.")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..frontend import ast
@@ -144,6 +145,16 @@ class Compiler:
         self.mode = "expr"  # expr | action | init: how variables and primes compile
         self.primes: dict | None = None  # var -> python local, in action/init mode
         self.g["LEVEL"] = [0]
+
+    @contextmanager
+    def _mode(self, mode: str, primes: dict | None):
+        """Compile in `mode` (expr | action | init | primed), restoring the previous one."""
+        saved = (self.mode, self.primes)
+        self.mode, self.primes = mode, primes
+        try:
+            yield
+        finally:
+            self.mode, self.primes = saved
 
     # -- public entry points -----------------------------------------------------------------
     def root_env(self) -> Env:
@@ -278,13 +289,9 @@ class Compiler:
 
     # -- generators (Init and actions) ------------------------------------------------------
     def _compile_generator(self, e, env: Env, mode: str, name: str):
-        saved = (self.mode, self.primes)
-        self.mode, self.primes = mode, {}
         lines: list[str] = []
-        try:
+        with self._mode(mode, {}):
             self._gen(e, env, [], lines, 1)
-        finally:
-            self.mode, self.primes = saved
         body = "\n".join(lines) or "    pass"
         self.last_body = body
         src = f"def {{name}}(s, _out):\n    t = None\n{body}\n"
@@ -1077,13 +1084,9 @@ class Compiler:
             params[p.name] = ("op", local, p.arity) if p.arity else ("val", local)
         # Register first so recursive calls find it.
         self._defs[key] = (fname, STATE)
-        saved = (self.mode, self.primes)
-        if self.mode != "primed":
-            self.mode, self.primes = "expr", None
-        try:
+        keep = self.mode == "primed"  # a definition primed as a whole reads the next state
+        with self._mode("primed" if keep else "expr", self.primes if keep else None):
             body, flags = self.expr(d.body, denv.bind(params))
-        finally:
-            self.mode, self.primes = saved
         flags &= ~LOCAL
         plist = ", ".join(b[1] for b in params.values())
         self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
@@ -1107,12 +1110,8 @@ class Compiler:
         if hit is not None:
             return hit
         fname = _pyname("fn", d.name, next(self._counter))
-        saved = (self.mode, self.primes)
-        self.mode, self.primes = "expr", None
-        try:
+        with self._mode("expr", None):
             value_code, flags = self._funcdef_value(d, denv)
-        finally:
-            self.mode, self.primes = saved
         if flags == 0:
             # Depends on no state: one function for the whole run, filled in as it is applied.
             const = self._const_name(eval(value_code, self.g))  # noqa: S307
@@ -1389,12 +1388,8 @@ class Compiler:
 
     def _const_value(self, e, env: Env):
         """Evaluate a constant-level expression now, or raise _NotConstant."""
-        saved = (self.mode, self.primes)
-        self.mode, self.primes = "expr", None
-        try:
+        with self._mode("expr", None):
             code, flags = self.expr(e, env)
-        finally:
-            self.mode, self.primes = saved
         if flags:
             raise _NotConstant
         try:

@@ -28,7 +28,6 @@ class Built:
     compiler: Compiler
     assumptions: list  # (span, callable)
     warnings: list[str] = field(default_factory=list)
-    skipped_properties: list[str] = field(default_factory=list)
 
 
 def cfg_value(v: CfgValue):
@@ -134,31 +133,24 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     env = compiler.root_env()
     warnings: list[str] = []
 
-    def named(n: str):
-        sym = scope.symbols[n]
-        return sym
-
     def body_of(n: str):
-        sym = named(n)
+        sym = scope.symbols[n]
         d = sym.node
         if isinstance(d, ast.OpDef):
             return d.body, compiler._def_env(sym, env)
         raise CompileError(f"{n!r} is not a definition", getattr(d, "span", None))
 
-    # Init and Next.
-    fairness = []
+    # Init and Next (the SPECIFICATION's fairness conjuncts wait for liveness checking).
     if cfg.specification is not None:
-        init_e, next_e, fairness = _split_spec(compiler, cfg.specification.name, env)
+        init_e, next_e, _fairness = _split_spec(compiler, cfg.specification.name, env)
     else:
-        init_e, next_e = (body_of(cfg.init.name) if cfg.init else (None, None)), (
-            body_of(cfg.next.name) if cfg.next else (None, None))
-        init_e = init_e if cfg.init else None
-        next_e = next_e if cfg.next else None
+        init_e = body_of(cfg.init.name) if cfg.init else None
+        next_e = body_of(cfg.next.name) if cfg.next else None
     if init_e is None:
         raise ConfigError("the specification has no initial predicate", _cfg_span(cfg))
     init_gen = compiler.compile_init(init_e[0], init_e[1])
-    actions = compiler.split_actions(next_e[0], next_e[1],
-                                     _next_name(cfg, next_e)) if next_e else []
+    next_name = cfg.next.name if cfg.next is not None else "Next"
+    actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
 
     def pred(name: str):
         e, denv = body_of(name)
@@ -171,7 +163,6 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         e, denv = body_of(n.name)
         action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}"))
     action_props = []
-    skipped = []
     for n in cfg.properties:
         e, denv = body_of(n.name)
         kind, parts = _classify_property(compiler, e, denv)
@@ -182,7 +173,6 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             a, v, aenv = parts
             action_props.append((n.name, _box_action(compiler, a, v, aenv, n.name)))
         else:
-            skipped.append(n.name)
             warnings.append(f"PROPERTY {n.name} is a liveness property; liveness checking is "
                             f"not supported yet, so it was not checked")
 
@@ -219,8 +209,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   constraints, action_constraints, fingerprint, deadlock,
                   set_level=_set_level,
                   expand=compiler.compile_expand(actions) if actions else None)
-    del fairness
-    return Built(model, compiler, assumptions, warnings, skipped)
+    return Built(model, compiler, assumptions, warnings)
 
 
 def _set_level(level: int) -> None:
@@ -229,12 +218,6 @@ def _set_level(level: int) -> None:
 
 def _cfg_span(cfg) -> Span:
     return Span(cfg.file, 1, 1)
-
-
-def _next_name(cfg, next_e) -> str:
-    if cfg.next is not None:
-        return cfg.next.name
-    return "Next"
 
 
 def _flatten_conj(compiler: Compiler, e, env, out: list, depth=0):

@@ -38,6 +38,8 @@ class Outcome:
     span: Span | None = None
     warnings: list[str] = field(default_factory=list)
     outdegree: tuple = (0, 0, 0, 0)
+    # A liveness counterexample is a lasso: the trace's last state steps back to trace[loop].
+    loop: int | None = None
 
     @builtins.property
     def exit_code(self) -> int:

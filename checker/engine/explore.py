@@ -52,8 +52,19 @@ class Model:
 
 @dataclass
 class Step:
-    action: str | None  # None for an initial state
+    """One state of a counterexample and the action instance that reached it."""
+
+    action: str | None  # the label, e.g. "Send(b1, p1)"; None for an initial state
     state: tuple
+    name: str | None = None  # the action's name ("Send"); None for an initial state
+    params: tuple = ()  # ((parameter name, value), ...) of the action instance
+
+
+def step_of(action, state) -> Step:
+    """The Step for `state` reached by `action` (an engine action, or None for Init)."""
+    if action is None:
+        return Step(None, state)
+    return Step(action.label, state, action.name, tuple(action.params))
 
 
 @dataclass
@@ -97,7 +108,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             return fingerprint(base_key(s))
     else:
         key_of = base_key
-    parents: dict = {}  # key -> (parent key or None, action label, state)
+    parents: dict = {}  # key -> (parent key or None, action or None, state)
     queue: deque = deque()
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
@@ -110,14 +121,14 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     def trace_to(key, last: Step | None = None) -> list[Step]:
         chain = []
         while key is not None:
-            parent, label, state = parents[key]
-            chain.append((key, label, state))
+            parent, action, state = parents[key]
+            chain.append((key, action, state))
             key = parent
         chain.reverse()
         if chain and chain[0][2] is None:
             steps = _replay(model, key_of, chain)
         else:
-            steps = [Step(label, state) for _, label, state in chain]
+            steps = [step_of(action, state) for _, action, state in chain]
         if last is not None:
             steps.append(last)
         return steps
@@ -168,7 +179,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         keyed = model.fingerprint is not None or fingerprints
         popleft, push = queue.popleft, queue.append
         expanded = 0
-        acts = [(a.label, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
+        acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
@@ -193,7 +204,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 check_invariants(succ, _TraceTo(trace_to, key, label, succ))
             for name, pred in action_props:
                 if pred(state, succ) is not True:
-                    raise _Stop("property", name, trace_to(key, Step(label, succ)))
+                    raise _Stop("property", name, trace_to(key, step_of(label, succ)))
             if new:
                 push((succ, skey, nxt))
             return new
@@ -211,10 +222,11 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 expand(state, emit)
             except EVAL_ERRORS as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
+                where = acts[cur][0].label
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
                 raise _Stop("error", None, trace_to(key),
-                            f"{error_message(e)}\nThe error occurred in action {acts[cur][0]}.",
-                            ("action", acts[cur][0]), e) from None
+                            f"{error_message(e)}\nThe error occurred in action {where}.",
+                            ("action", where), e) from None
             label, acov = None, None
             for succ in buf:
                 if type(succ) is int:
@@ -261,17 +273,13 @@ def _replay(model: Model, key_of, chain) -> list[Step]:
     first_key = chain[0][0]
     state = next(s for s in model.init() if key_of(s) == first_key)
     steps = [Step(None, state)]
-    by_label = {}
-    for a in model.actions:
-        by_label.setdefault(a.label, []).append(a)
-    for level, (key, label, _) in enumerate(chain[1:], 1):
+    for level, (key, action, _) in enumerate(chain[1:], 1):
         if model.set_level:
             model.set_level(level)
         out: list = []
-        for a in by_label[label]:
-            a.gen(state, out.append)
+        action.gen(state, out.append)
         state = next(t for t in out if key_of(t) == key)
-        steps.append(Step(label, state))
+        steps.append(step_of(action, state))
     return steps
 
 
@@ -284,7 +292,7 @@ class _TraceTo:
         self.build, self.key, self.label, self.state = build, key, label, state
 
     def __call__(self):
-        return self.build(self.key, Step(self.label, self.state))
+        return self.build(self.key, step_of(self.label, self.state))
 
 
 def _outdegree(samples: list[int]) -> tuple:

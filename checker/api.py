@@ -75,8 +75,10 @@ def parse_constant_overrides(items: list[str]) -> dict:
 
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
-          progress=None, fingerprints: bool = False) -> Outcome:
-    """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors)."""
+          progress=None, fingerprints: bool = False, on_edge=None) -> Outcome:
+    """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
+
+    `on_edge` sees every stored state and transition (see engine.explore): `--dump-graph`."""
     started = time.perf_counter()
     if config is None:
         candidate = Path(spec).with_suffix(".cfg")
@@ -107,7 +109,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                            seconds=time.perf_counter() - started)
     try:
         result: Result = explore(built.model, max_depth=max_depth, progress=progress,
-                                 fingerprints=fingerprints)
+                                 fingerprints=fingerprints, on_edge=on_edge)
     except AssertFailure as e:
         return Outcome("assert", message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)

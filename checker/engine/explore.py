@@ -91,13 +91,17 @@ class _Stop(Exception):
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
-            fingerprints: bool = False) -> Result:
+            fingerprints: bool = False, on_edge: Callable | None = None) -> Result:
     """Explore `model` breadth-first; stop at the first violation.
 
     The seen set maps each state's key to its parent's key and the action that reached it.
     By default the key is the state itself (no collisions; memory grows with state size);
     with `fingerprints` it is a 64-bit fingerprint, equal across processes, as in TLC: far
     less memory, and counterexamples are rebuilt by replaying actions from the initial states.
+
+    `on_edge(src_key, action, dst_key, dst_state)`, if given, sees every stored initial state
+    (src_key and action None) and every transition between stored states, duplicates included:
+    what `--dump-graph` draws. It costs nothing when absent.
     """
     started = time.perf_counter()
     base_key = model.fingerprint or (lambda s: s)
@@ -169,13 +173,16 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 parents[key] = (None, None, None if fingerprints else state)
                 cov[0] += 1
                 stats["depth"] = 1
+            if in_model and on_edge is not None:
+                on_edge(None, None, key, state)
             if new or not in_model:
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
                 queue.append((state, key, 1))
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
-        plain = not constraints and not action_constraints and not action_props
+        plain = (not constraints and not action_constraints and not action_props
+                 and on_edge is None)
         keyed = model.fingerprint is not None or fingerprints
         popleft, push = queue.popleft, queue.append
         expanded = 0
@@ -194,6 +201,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             skey = None
             if in_model:
                 skey = key_of(succ) if keyed else succ
+                if on_edge is not None:
+                    on_edge(key, label, skey, succ)
                 if skey not in parents:
                     parents[skey] = (key, label, keep(succ))
                     acov[0] += 1

@@ -1,29 +1,55 @@
 """Counterexamples and summaries as TLC prints them, with changed variables marked."""
 from __future__ import annotations
 
-from ..semantics.values import show
+from .counterexample import Counterexample, from_outcome
 
 HEADERS = {
     "invariant": "Error: Invariant {prop} is violated.",
     "property": "Error: Action property {prop} is violated.",
     "deadlock": "Error: Deadlock reached.",
+    "liveness": "Error: Temporal properties were violated.",
 }
+BEHAVIOUR = "Error: The behavior up to this point is:"
+LASSO = "Error: The following behavior constitutes a counter-example:"
 
 
-def format_trace(steps, variables: list[str]) -> str:
-    """`State N: <action>` and the variables, `*` before those that changed since N-1."""
+def format_trace(cx: Counterexample) -> str:
+    """`State N: <action>` and the variables, `*` before those that changed since N-1; a lasso
+    ends as TLC ends it: `Back to state M: <action>`, or `State N: Stuttering`."""
     out = []
-    prev = None
-    for i, step in enumerate(steps, 1):
-        label = "Initial predicate" if step.action is None else step.action
-        out.append(f"State {i}: <{label}>")
-        for name, value in zip(variables, step.state, strict=True):
-            changed = prev is not None and value != prev[variables.index(name)]
-            mark = "*" if changed else " "
+    show = cx.show
+    for i, step in enumerate(cx.steps):
+        label = "Initial predicate" if step.label is None else step.label
+        out.append(f"State {i + 1}: <{label}>")
+        changed = set(cx.changed(i))
+        for name, value in zip(cx.variables, step.state, strict=True):
+            mark = "*" if name in changed else " "
             out.append(f"{mark}/\\ {name} = {show(value)}")
         out.append("")
-        prev = step.state
+    if cx.loop is not None:
+        back = cx.back
+        label = back.label if back is not None else None
+        if label is None and cx.loop == len(cx.steps) - 1:
+            out.append(f"State {len(cx.steps) + 1}: Stuttering")
+        elif label is None:
+            out.append(f"Back to state {cx.loop + 1}")
+        else:
+            out.append(f"Back to state {cx.loop + 1}: <{label}>")
+        out.append("")
     return "\n".join(out)
+
+
+def format_counterexample(cx: Counterexample) -> str:
+    """The error lines and the behaviour, as TLC prints a violation."""
+    lines = []
+    if cx.verdict in HEADERS:
+        lines.append(HEADERS[cx.verdict].format(prop=cx.property))
+    elif cx.message:
+        lines.append(f"Error: {cx.message}")
+    if cx.steps:
+        lines.append(LASSO if cx.loop is not None else BEHAVIOUR)
+        lines.append(format_trace(cx))
+    return "\n".join(lines)
 
 
 def format_outcome(o) -> str:
@@ -31,9 +57,7 @@ def format_outcome(o) -> str:
     for w in o.warnings:
         lines.append(f"Warning: {w}")
     if o.verdict in HEADERS:
-        lines.append(HEADERS[o.verdict].format(prop=o.property))
-        lines.append("Error: The behavior up to this point is:")
-        lines.append(format_trace(o.trace, o.variables))
+        lines.append(format_counterexample(from_outcome(o)))
     elif o.verdict in ("assumption", "assert", "error"):
         lines.append(f"Error: {o.message}")
         if o.verdict == "error" and o.span is not None:
@@ -42,8 +66,8 @@ def format_outcome(o) -> str:
             where = KipcheckError("the error occurred while evaluating this expression", o.span)
             lines.append(where.format())
         if o.trace:
-            lines.append("Error: The behavior up to this point is:")
-            lines.append(format_trace(o.trace, o.variables))
+            lines.append(BEHAVIOUR)
+            lines.append(format_trace(from_outcome(o)))
     else:
         lines.append("Model checking completed. No error has been found.")
         lines.append("  Estimates of the probability that TLC did not check all reachable states")

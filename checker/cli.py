@@ -58,22 +58,42 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 @click.option("--fingerprints", is_flag=True,
               help="Keep 64-bit fingerprints of seen states instead of the states (much less "
                    "memory for big models; traces are rebuilt by replay).")
+@click.option("--trace-out", type=click.Path(file_okay=False),
+              help="Write a counterexample into this directory in every format: ITF JSON, TLC "
+                   "JSON, text, DOT, GraphML, HTML.")
+@click.option("--lanes", "lanes_file", type=click.Path(dir_okay=False),
+              help="Lanes of the HTML sequence diagram (default: CFG.lanes.json or "
+                   "SPEC.lanes.json, if one exists).")
+@click.option("--junit-xml", "junit", type=click.Path(dir_okay=False),
+              help="Write a JUnit XML report: one test case per checked property.")
+@click.option("--dump-graph", type=click.Path(dir_okay=False),
+              help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
+                   "(.graphml).")
 def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
-          fingerprints) -> None:
+          fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     import json
 
     from .api import check as run_check
     from .api import parse_constant_overrides
+    from .traces.outputs import CheckOutputs, LanesError
     from .traces.text import format_outcome
 
+    try:
+        outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
+                               no_deadlock)
+    except (LanesError, ValueError) as e:
+        click.echo(e.format() if isinstance(e, LanesError) else f"error: {e}", err=True)
+        sys.exit(2)
     bar = _progress_bar()
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
-                            max_depth, progress=bar, fingerprints=fingerprints)
+                            max_depth, progress=bar, fingerprints=fingerprints,
+                            on_edge=outputs.graph)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
+        outputs.write_error(e.format())
         sys.exit(e.exit_code)
     finally:
         if bar is not None:
@@ -81,7 +101,76 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     click.echo(format_outcome(outcome))
     if report_json:
         Path(report_json).write_text(json.dumps(outcome.report(), indent=2) + "\n")
+    for note in outputs.write(outcome):
+        click.echo(note, err=True)
     sys.exit(outcome.exit_code)
+
+
+@main.group()
+def trace() -> None:
+    """Work with a saved counterexample (an ITF JSON file)."""
+
+
+@trace.command("render")
+@click.argument("trace_file", metavar="TRACE.itf.json", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["html", "dot", "graphml", "text", "tlc-json", "itf"]),
+              help="What to render the counterexample as.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+@click.option("--lanes", "lanes_file", type=click.Path(dir_okay=False),
+              help="Lanes of the HTML sequence diagram (default: those the trace carries).")
+def trace_render(trace_file, fmt, output, lanes_file) -> None:
+    """Render a counterexample saved as ITF JSON in another format."""
+    from .traces.formats import render
+    from .traces.itf import TraceFormatError, loads
+    from .traces.lanes import LanesError, load_lanes
+
+    try:
+        cx = loads(Path(trace_file).read_text(encoding="utf-8"))
+        lanes = load_lanes(lanes_file) if lanes_file else None
+    except OSError as e:
+        click.echo(f"{trace_file}: error: cannot read the file: {e.strerror}", err=True)
+        sys.exit(2)
+    except TraceFormatError as e:
+        click.echo(e.format(trace_file), err=True)
+        sys.exit(2)
+    except LanesError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(2)
+    text = render(cx, fmt, lanes)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.group()
+def traces() -> None:
+    """The golden counterexamples under traces/ (from invariants/manifest.json)."""
+
+
+@traces.command("regenerate")
+@click.option("--only", metavar="NAME", help="Only the manifest model with this name.")
+@click.option("--check", "compare", is_flag=True,
+              help="Compare with the saved files instead of writing; exit 1 if any differ.")
+@click.option("--root", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="The repository root (where invariants/manifest.json is).")
+def traces_regenerate(only, compare, root) -> None:
+    """Check every manifest model that has a trace and write its ITF JSON and HTML page."""
+    from .traces.golden import regenerate
+
+    try:
+        problems = regenerate(root, only, compare, echo=click.echo)
+    except (OSError, ValueError, KipcheckError) as e:
+        message = e.format() if isinstance(e, KipcheckError) else str(e)
+        click.echo(f"error: {message}", err=True)
+        sys.exit(2)
+    if problems:
+        click.echo(f"{problems} golden trace file(s) "
+                   f"{'differ' if compare else 'could not be made'}; "
+                   f"run `kipcheck traces regenerate` to update them.", err=True)
+        sys.exit(1)
 
 
 class _Progress:

@@ -128,7 +128,7 @@ def to_dot(g: nx.MultiDiGraph) -> str:
     for n, d in g.nodes(data=True):
         a = {"label": d.get("label", n), "tooltip": d.get("state", "")}
         if d.get("bad"):
-            a.update(fillcolor="#fdd", color=RED, penwidth="2")
+            a.update(fillcolor="#ffdddd", color=RED, penwidth="2")
         elif d.get("in_loop"):
             a.update(fillcolor="#ffe9c7", color="#ff7f0e")
         elif d.get("initial"):

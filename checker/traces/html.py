@@ -87,7 +87,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
         return TOP + 20 + ROW_H * row + ROW_H / 2
 
     out = [f'<svg id="sequence" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-           f'height="{height}" viewBox="0 0 {width} {height}">', _MARKERS]
+           f'height="{height}" viewBox="0 0 {width} {height}">', _markers("seq")]
     for lane in lanes:
         x = x_of[lane]
         out.append(f'<g class="lane" data-lane="{escape(lane)}">'
@@ -120,7 +120,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
             if m.target == e.lane:
                 tx -= direction * w / 2
             parts.append(f'<g class="message"><line x1="{sx}" y1="{y}" x2="{tx}" y2="{y}" '
-                         f'marker-end="url(#arrow)"/><text x="{(sx + tx) / 2}" y="{y - 7}">'
+                         f'marker-end="url(#seq-arrow)"/><text x="{(sx + tx) / 2}" y="{y - 18}">'
                          f'{escape(m.label)}</text></g>')
         parts.append(f'<rect x="{x - w / 2}" y="{y - 14}" width="{w}" height="28" rx="6"/>'
                      f'<text x="{x}" y="{y + 4}">{escape(_fit(e.label, w))}</text>'
@@ -131,7 +131,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
         xr = LEFT + LANE_W * len(lanes) + 20
         y_from, y_to = y_of(rows - 1), y_of(cx.loop)
         out.append(f'<g class="loop"><path d="M {xr - 12} {y_from} C {xr + 40} {y_from}, '
-                   f'{xr + 40} {y_to}, {xr - 12} {y_to}" marker-end="url(#arrow-loop)"/>'
+                   f'{xr + 40} {y_to}, {xr - 12} {y_to}" marker-end="url(#seq-arrow-loop)"/>'
                    f'<text x="{xr + 24}" y="{(y_from + y_to) / 2}">back to state '
                    f'{cx.loop + 1}</text></g>')
     out.append("</svg>")
@@ -159,7 +159,7 @@ def graph_svg(cx: Counterexample) -> str:
         return 20 + GAP * i + NODE_H / 2
 
     out = [f'<svg id="graph" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-           f'height="{height}" viewBox="0 0 {width} {height}">', _MARKERS]
+           f'height="{height}" viewBox="0 0 {width} {height}">', _markers("graph")]
     for u, v, data in g.edges(data=True):
         cls = "edge" + (" path" if data.get("path") else "") + (" back" if data.get("back")
                                                                   else "")
@@ -169,12 +169,12 @@ def graph_svg(cx: Counterexample) -> str:
             x = cx_ + NODE_W / 2
             path = (f"M {x} {y1} C {x + 170} {y1}, {x + 170} {y2}, {x + 2} {y2}")
             out.append(f'<g class="{cls}" data-step="{u}"><path d="{path}" '
-                       f'marker-end="url(#arrow-loop)"/><text x="{x + 140}" '
+                       f'marker-end="url(#graph-arrow-loop)"/><text x="{x + 140}" '
                        f'y="{(y1 + y2) / 2}">{label or "back"}</text></g>')
         else:
             y1, y2 = y_of(u) + NODE_H / 2, y_of(v) - NODE_H / 2 - 2
             out.append(f'<g class="{cls}" data-step="{v}"><line x1="{cx_}" y1="{y1}" '
-                       f'x2="{cx_}" y2="{y2}" marker-end="url(#arrow)"/><text x="{cx_ + 10}" '
+                       f'x2="{cx_}" y2="{y2}" marker-end="url(#graph-arrow)"/><text x="{cx_ + 10}" '
                        f'y="{(y1 + y2) / 2 + 4}">{label}</text></g>')
     for i, data in g.nodes(data=True):
         cls = "node" + "".join(f" {k.replace('_', '-')}" for k in ("initial", "bad", "in_loop")
@@ -188,11 +188,13 @@ def graph_svg(cx: Counterexample) -> str:
     return "\n".join(out)
 
 
-_MARKERS = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-            'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"/>'
-            '</marker><marker id="arrow-loop" viewBox="0 0 10 10" refX="9" refY="5" '
-            'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
-            '<path d="M 0 0 L 10 5 L 0 10 z"/></marker></defs>')
+def _markers(prefix: str) -> str:
+    """Arrowheads; ids unique per SVG (a marker inside a hidden view would not draw)."""
+    return "<defs>" + "".join(
+        f'<marker id="{prefix}-{name}" class="{name}" viewBox="0 0 10 10" refX="9" refY="5" '
+        f'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
+        f'<path d="M 0 0 L 10 5 L 0 10 z"/></marker>' for name in ("arrow", "arrow-loop")
+    ) + "</defs>"
 
 # ---------------------------------------------------------------------------------------------
 # The page
@@ -264,6 +266,7 @@ svg text { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
 .lane text { font-weight: 700; }
 .rowlabel { text-anchor: start; fill: var(--muted); cursor: pointer; }
 .event { cursor: pointer; }
+.event text, .node text { pointer-events: none; }
 .event rect { fill: #fff; stroke: #444; }
 .event.init rect { fill: #e3f4e3; stroke: #2ca02c; }
 .event.bad rect { fill: #fdd; stroke: var(--bad); stroke-width: 2; }
@@ -271,7 +274,7 @@ svg text { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
 .message line { stroke: var(--msg); stroke-width: 1.5; }
 .message text { fill: var(--msg); font-size: 11px; }
 marker path { fill: #444; }
-#arrow-loop path { fill: var(--loop); }
+marker.arrow-loop path { fill: var(--loop); }
 .loop path { fill: none; stroke: var(--loop); stroke-width: 2; stroke-dasharray: 6 4; }
 .loop text { fill: var(--loop); text-anchor: start; }
 .node { cursor: pointer; }
@@ -293,7 +296,7 @@ td, th { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left;
          vertical-align: top; }
 #steps tr.step { cursor: pointer; }
 #steps tr.step:hover { background: #f5f5f5; }
-#steps tr.selected { background: var(--sel); }
+#steps tr.step.selected { background: var(--sel); font-weight: 600; }
 #steps tr.back { color: var(--loop); }
 #steps td.vars { color: var(--muted); }
 #state th { font-weight: 600; white-space: nowrap; }

@@ -79,6 +79,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     from .traces.outputs import CheckOutputs, LanesError
     from .traces.text import format_outcome
 
+    spec, config, lib = _manifest_model(spec, config, lib)
     try:
         outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
                                no_deadlock)
@@ -104,6 +105,45 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     for note in outputs.write(outcome):
         click.echo(note, err=True)
     sys.exit(outcome.exit_code)
+
+
+def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
+    """`kipcheck check NAME`: a name from the model manifest stands for its spec, .cfg and lib
+    (when no file of that name exists); --config and --lib still apply on top."""
+    if Path(spec).exists() or spec.endswith(".tla"):
+        return spec, config, lib
+    from .manifest import load
+
+    try:
+        entry = load().get(spec)
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    if entry is None:
+        click.echo(f"error: {spec}: no such spec file or manifest model "
+                   "(`kipcheck models` lists the models)", err=True)
+        sys.exit(150)
+    return (str(entry.spec_path), config or str(entry.config_path),
+            entry.lib_paths + tuple(lib))
+
+
+@main.command()
+@click.option("--size", type=click.Choice(["small", "medium"]), help="Only models of this size.")
+def models(size) -> None:
+    """List the shipped models of the manifest: name, size and expected verdict."""
+    from .manifest import load
+
+    try:
+        entries = load().entries
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    rows = [(e.name, e.size, e.verdict + (f" {e.property}" if e.property else "")
+             + (" (liveness)" if e.liveness else ""))
+            for e in entries if size in (None, e.size)]
+    width = max((len(r[0]) for r in rows), default=0)
+    for name, sz, verdict in rows:
+        click.echo(f"{name:<{width}}  {sz:<6}  {verdict}")
 
 
 @main.group()

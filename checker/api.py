@@ -40,6 +40,8 @@ class Outcome:
     outdegree: tuple = (0, 0, 0, 0)
     # A liveness counterexample is a lasso: the trace's last state steps back to trace[loop].
     loop: int | None = None
+    loop_step: Step | None = None  # the step from the last state back to trace[loop]; None:
+    # the last state stutters forever
 
     @builtins.property
     def exit_code(self) -> int:
@@ -117,7 +119,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     return Outcome(result.verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, result.message, span, built.warnings,
-                   result.outdegree)
+                   result.outdegree, result.loop, result.loop_step)
 
 
 def _loc(span: Span) -> str:

@@ -238,3 +238,32 @@ def test_a_model_value_is_unequal_to_anything_else_without_error():
     from checker.semantics.values import ModelValue
 
     assert eq(ModelValue("p1"), 1) is False and eq("p1", ModelValue("p1")) is False
+
+
+def test_a_variable_passed_to_an_operator_can_be_primed_inside_it(tmp_path):
+    """`Lose(q) == ... q' = ...` called as Lose(a) assigns a' (TLC: 4 distinct, 5 generated)."""
+    spec = write_spec(tmp_path, "Lose", """EXTENDS Naturals, Sequences
+VARIABLES a, b
+Lose(q) == /\\ q # << >>
+           /\\ \\E i \\in 1..Len(q) : q' = [j \\in 1..(Len(q)-1) |-> IF j < i THEN q[j] ELSE q[j+1]]
+           /\\ UNCHANGED b
+Init == a = <<1, 2>> /\\ b = 0
+Next == Lose(a)
+""", "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated, o.depth) == ("ok", 4, 5, 3)
+
+
+def test_subscripted_actions_inside_next_and_infinite_set_differences(tmp_path):
+    """`[A]_v` is an action anywhere (A \\/ UNCHANGED v), and `Nat \\ {0}` a set to test
+    membership in (TLC: 6 distinct, 14 generated)."""
+    spec = write_spec(tmp_path, "Box", """EXTENDS Naturals
+CONSTANT N
+ASSUME N \\in Nat \\ {0}
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Next == /\\ [x < N /\\ x' = x + 1]_x
+        /\\ <<y' = x>>_y \\/ UNCHANGED y
+""", "CONSTANT N = 2\nINIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 6, 14)

@@ -48,6 +48,9 @@ class Model:
     check_deadlock: bool = True
     set_level: Callable | None = None  # tell the evaluator TLCGet("level")
     expand: Callable | None = None  # all actions at once: emit(i) then action i's successors
+    init_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s) on Init
+    liveness: list = field(default_factory=list)  # liveness.LivenessCheck, one per PROPERTY
+    fairness: list = field(default_factory=list)  # liveness.Fairness of the SPECIFICATION
 
 
 @dataclass
@@ -82,12 +85,16 @@ class Result:
     error_at: object = None  # what was being evaluated when an error happened
     outdegree: tuple = (0, 0, 0, 0)
     exc: BaseException | None = None  # the evaluation error itself (its traceback locates it)
+    loop: int | None = None  # a lasso: the last state steps back to trace[loop]
+    loop_step: Step | None = None  # ... by this action (None: it stutters forever)
 
 
 class _Stop(Exception):
-    def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None):
+    def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None, loop=None,
+                 loop_step=None):
         self.verdict, self.prop, self.trace = verdict, prop, trace
         self.message, self.error_at, self.exc = message, error_at, exc
+        self.loop, self.loop_step = loop, loop_step
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
@@ -121,6 +128,10 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     action_constraints = model.action_constraints
     action_props = model.action_properties
     outdeg: list[int] = []
+    recorder = None
+    if model.liveness:
+        recorder = _GraphRecorder(model.actions)
+        on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
     def trace_to(key, last: Step | None = None) -> list[Step]:
         chain = []
@@ -178,6 +189,9 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             if new or not in_model:
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
+                for name, pred in model.init_properties:
+                    if pred(state) is not True:
+                        raise _Stop("property", name, [Step(None, state)])
                 queue.append((state, key, 1))
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
@@ -265,13 +279,85 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
+        if recorder is not None:
+            _check_liveness(model, recorder.finish())
         verdict, prop, trace, message, error_at, exc = "ok", None, [], None, None, None
+        loop = loop_step = None
     except _Stop as stop:
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
         message, error_at, exc = stop.message, stop.error_at, stop.exc
+        loop, loop_step = stop.loop, stop.loop_step
     return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
-                  _outdegree(outdeg), exc)
+                  _outdegree(outdeg), exc, loop, loop_step)
+
+
+class _GraphRecorder:
+    """Builds the behaviour graph for liveness from the engine's on_edge calls, which come
+    in breadth-first order: a source's edges together, sources in the order they were
+    stored, so node ids are storage order and the edges fill CSR arrays directly."""
+
+    def __init__(self, actions):
+        from .liveness import Graph
+
+        self.graph = Graph()
+        self.ids: dict = {}
+        self.init_set: set = set()
+        self.action_index = {id(a): i for i, a in enumerate(actions)}
+
+    def __call__(self, src_key, action, dst_key, dst_state) -> None:
+        g = self.graph
+        ids = self.ids
+        dst = ids.get(dst_key)
+        if dst is None:
+            dst = ids[dst_key] = len(g.states)
+            g.states.append(dst_state)
+        if src_key is None:
+            if dst not in self.init_set:
+                self.init_set.add(dst)
+                g.inits.append(dst)
+            return
+        src = ids[src_key]
+        offsets = g.offsets
+        while len(offsets) <= src + 1:  # close the sources before, which had no edges
+            offsets.append(len(g.targets))
+        g.targets.append(dst)
+        g.actions.append(self.action_index[id(action)])
+        offsets[src + 1] = len(g.targets)
+
+    def finish(self):
+        g = self.graph
+        while len(g.offsets) <= len(g.states):
+            g.offsets.append(len(g.targets))
+        return g
+
+
+def _both(first, second):
+    def call(*args):
+        first(*args)
+        second(*args)
+    return call
+
+
+def _check_liveness(model: Model, graph) -> None:
+    """After a complete exploration: raise _Stop with a lasso if a liveness property fails."""
+    from . import liveness
+
+    try:
+        found = liveness.check(graph, model.liveness, model.fairness)
+    except EVAL_ERRORS as e:
+        raise _Stop("error", None, [], f"{error_message(e)}\nThe error occurred while checking "
+                    f"temporal properties.", ("liveness", None), e) from None
+    if found is None:
+        return
+    name, lasso = found
+    acts = model.actions
+    trace = [step_of(None if a is None else acts[a], graph.states[i])
+             for i, a in zip(lasso.states, lasso.actions, strict=True)]
+    closing = None
+    if lasso.loop_action is not None:
+        closing = step_of(acts[lasso.loop_action], graph.states[lasso.states[lasso.loop]])
+    raise _Stop("property", name, trace, loop=lasso.loop, loop_step=closing)
 
 
 def _replay(model: Model, key_of, chain) -> list[Step]:

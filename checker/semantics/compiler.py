@@ -21,7 +21,7 @@ from ..frontend import ast
 from ..frontend.errors import Span
 from ..frontend.resolve import ModuleScope, Symbol
 from . import runtime
-from .values import EvalError, show
+from .values import UNKNOWN, EvalError, UnknownUsed, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -128,7 +128,8 @@ class Compiler:
         self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
                       random_element=_random_element, ANY=_ANY, _unassigned=_unassigned,
                       _case_fail=_case_fail, _EMPTY=frozenset(), except_path=_except_path,
-                      _fcall=_fcall, _not_enumerable=_not_enumerable, _prime_of=None)
+                      _fcall=_fcall, _not_enumerable=_not_enumerable, _prime_of=None,
+                      enabled=_run_enabled)
         self.root_frame = Frame({}, 0)
         self._counter = itertools.count(1)
         self._defs: dict = {}  # (frame id, module, name) -> (python name, flags)
@@ -145,6 +146,8 @@ class Compiler:
         self.mode = "expr"  # expr | action | init: how variables and primes compile
         self.primes: dict | None = None  # var -> python local, in action/init mode
         self.g["LEVEL"] = [0]
+        self.g["_UNKNOWN"] = UNKNOWN
+        self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
 
     @contextmanager
     def _mode(self, mode: str, primes: dict | None):
@@ -177,8 +180,14 @@ class Compiler:
         """Init as a function (s, emit) calling emit(state) for each initial state."""
         return self._compile_generator(e, env or self.root_env(), "init", "init")
 
-    def compile_action(self, e, env: Env, name: str = "act"):
-        return self._compile_generator(e, env, "action", name)
+    def compile_action(self, e, env: Env, name: str = "act", partial: bool = False):
+        """An action as a generator (s, emit). `partial` (for ENABLED): variables the action
+        leaves unassigned are unknown values instead of an error."""
+        saved, self.partial = self.partial, partial
+        try:
+            return self._compile_generator(e, env, "action", name)
+        finally:
+            self.partial = saved
 
     def split_actions(self, e, env: Env | None = None, name: str = "Next") -> list[Action]:
         """Split Next into actions as TLC does, each compiled to a function (s, emit)."""
@@ -242,6 +251,16 @@ class Compiler:
                     self._split(d.body, denv.bind(binds), d.name, ps, out, d.span)
                     return
         out.append(Action(name, params, span, (e, env)))
+
+    def _is_variable(self, e, env: Env) -> bool:
+        """Is e a bare state variable (of this module or substituted into an instance)?"""
+        if not isinstance(e, ast.Ident):
+            return False
+        b = env.locals.get(e.name)
+        if b is not None:
+            return b[0] == "expr" and self._is_variable(b[1], b[2])
+        sym = env.scope.symbols.get(e.name)
+        return sym is not None and sym.kind == "variable"
 
     def _user_def(self, e, env: Env):
         """If e calls a user definition (not a bound name), return (def, its env, args)."""
@@ -309,6 +328,10 @@ class Compiler:
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
         missing = [v for v in self.variables if v not in self.primes]
         pad = "    " * depth
+        if missing and self.partial:
+            tup = ", ".join(self.primes.get(v, "_UNKNOWN") for v in self.variables)
+            lines.append(f"{pad}_out(({tup},))")
+            return
         if missing:
             which = ", ".join(missing)
             lines.append(f"{pad}raise EvalError('Successor state is not completely specified by "
@@ -321,6 +344,8 @@ class Compiler:
     def _gen(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
         """Emit code that enumerates e's successors, then continues with `pending`."""
         pad = "    " * depth
+        if type(e) in (ast.BoxAction, ast.AngleAction):
+            e = subscripted_action(e)
         # Conjunctions: the first conjunct, then the rest.
         if isinstance(e, ast.Junction) and e.kind == "and":
             self._gen(e.items[0], env, [(x, env) for x in e.items[1:]] + pending, lines, depth)
@@ -434,9 +459,10 @@ class Compiler:
                 for p, a in zip(d.params, args, strict=True):
                     if p.arity:
                         binds[p.name] = self._op_arg(a, env, p.arity)
-                    elif _mentions_prime(a, self, env, set()):
+                    elif _mentions_prime(a, self, env, set()) or self._is_variable(a, env):
                         # TLC substitutes arguments into the body: a primed argument such
-                        # as lastHash' may be assigned inside it (`newLastHash = hash`).
+                        # as lastHash' may be assigned inside it (`newLastHash = hash`), and
+                        # a variable passed in may be primed there (`Lose(q) == q' = ...`).
                         binds[p.name] = ("expr", a, env)
                     else:
                         code, _ = self.expr(a, env)
@@ -539,7 +565,11 @@ class Compiler:
                 return self._target_var(b[1], b[2])
         if self.mode == "action":
             if isinstance(e, ast.OpApp) and e.op == "'" and isinstance(e.args[0], ast.Ident):
-                return self._var_of(e.args[0].name, env)
+                name = e.args[0].name
+                b = env.locals.get(name)
+                if b is not None and b[0] == "expr" and isinstance(b[1], ast.Ident):
+                    return self._var_of(b[1].name, b[2])  # `q'` with q passed a variable
+                return self._var_of(name, env)
             return None
         if self.mode == "init" and isinstance(e, ast.Ident):
             return self._var_of(e.name, env)
@@ -824,7 +854,9 @@ class Compiler:
             raise CompileError("LAMBDA may only be an operator argument", e.span)
         if t is ast.InstanceRef:
             return self._instance_ref(e, env)
-        if t in (ast.BoxAction, ast.AngleAction, ast.Fairness):
+        if t in (ast.BoxAction, ast.AngleAction):
+            return self._expr(subscripted_action(e), env)
+        if t is ast.Fairness:
             raise CompileError("temporal formulas are only allowed in PROPERTY and SPECIFICATION",
                                e.span)
         if t is ast.Decimal:
@@ -1004,6 +1036,8 @@ class Compiler:
         """The local holding var's value being built (an error to read before it is bound)."""
         local = self.primes.get(var)
         if local is None:
+            if self.partial:
+                return "_UNKNOWN", flag
             return f"_unassigned({shown!r})", flag
         return local, flag
 
@@ -1341,7 +1375,7 @@ class Compiler:
             p, f2 = self._primed(args[0], env)
             return f"({p} == {a})", f1 | f2
         if op == "ENABLED":
-            raise CompileError("ENABLED is not supported yet", e.span)
+            return self._enabled(args[0], env)
         if op in ("[]", "<>", "~>", "-+->", "\\cdot"):
             raise CompileError(f"the temporal operator {op} is only allowed in properties",
                                e.span)
@@ -1381,6 +1415,28 @@ class Compiler:
         if op == "DOMAIN":
             return f"domain({c[0]})", flags
         raise CompileError(f"undefined operator {op}", e.span)
+
+    def _enabled(self, a, env: Env) -> tuple[str, int]:
+        """`ENABLED A`: A compiled as a generator that stops at its first successor. The
+        Python locals A reads (bound names of the enclosing expression) are passed in."""
+        outer = _python_locals(env)
+        lines: list[str] = []
+        self._uses.append(set())
+        self._binds.append(set())
+        saved, self.partial = self.partial, True
+        try:
+            with self._mode("action", {}):
+                self._gen(a, env, [], lines, 1)
+        finally:
+            used = self._uses.pop()
+            self._binds.pop()
+            self.partial = saved
+        params = sorted(used & outer)
+        extra = "".join(f", {p}" for p in params)
+        body = "\n".join(lines) or "    pass"
+        fn = self._define(f"def {{name}}(s, _out{extra}):\n    t = None\n{body}\n", "enabled")
+        self._note_uses(extra)
+        return f"enabled({self._const_name(fn)}, s{extra})", STATE | (LOCAL if params else 0)
 
     # -- helpers ------------------------------------------------------------------------------
     def _local(self, name: str) -> str:
@@ -1626,6 +1682,8 @@ def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime")
     """Does e (through the definitions it calls) contain a prime or UNCHANGED? With
     what="var": does it read a state variable at all?"""
     if isinstance(e, ast.OpApp):
+        if e.op == "ENABLED" and "ENABLED" not in env.locals:
+            return what == "var"  # state-level: it reads variables, its primes are its own
         if e.op in ("'", "UNCHANGED") and e.op not in env.locals:
             return True
         if any(_mentions_prime(a, comp, env, seen, what) for a in e.args):
@@ -1680,6 +1738,45 @@ def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
             result = _mentions_prime(sub[0], comp, sub[1], seen, what)
     comp.prime_cache[key] = result
     return result
+
+
+def subscripted_action(e):
+    """`[A]_v` is `A \\/ UNCHANGED v`; `<<A>>_v` is `A /\\ ~UNCHANGED v`."""
+    v = e.sub
+    same = ast.OpApp("UNCHANGED", (v,), span=v.span)
+    if type(e) is ast.BoxAction:
+        return ast.OpApp("\\lor", (e.action, same), span=e.span)
+    return ast.OpApp("\\land", (e.action, ast.OpApp("\\lnot", (same,), span=v.span)),
+                     span=e.span)
+
+
+def _python_locals(env: Env) -> set[str]:
+    """The Python locals that an environment's bound names compile to."""
+    out: set[str] = set()
+    for b in env.locals.values():
+        if b[0] == "expr":
+            out |= _python_locals(b[2])
+        else:
+            out.update(x for x in b[1:] if type(x) is str and _LOCAL_RE.fullmatch(x))
+    return out
+
+
+class _Enabled(Exception):
+    """Raised by ENABLED's generator at its first successor."""
+
+
+def _stop_enabled(_t):
+    raise _Enabled
+
+
+def _run_enabled(fn, s, *args) -> bool:
+    try:
+        fn(s, _stop_enabled, *args)
+    except _Enabled:
+        return True
+    except UnknownUsed:
+        return True  # A constrains a variable it leaves free only through expressions
+    return False
 
 
 _TAG_RE = re.compile(r"# @span:(\d+)$")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..engine import liveness as ltl
 from ..engine.explore import Model
 from ..frontend import LoadedSpec, ast
 from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
 from . import compiler as comp
+from . import temporal
 from .compiler import CompileError, Compiler
 from .values import (
     EvalError,
@@ -140,9 +142,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             return d.body, compiler._def_env(sym, env)
         raise CompileError(f"{n!r} is not a definition", getattr(d, "span", None))
 
-    # Init and Next (the SPECIFICATION's fairness conjuncts wait for liveness checking).
+    # Init and Next, and the SPECIFICATION's fairness conjuncts.
+    fairness_parts: list = []
     if cfg.specification is not None:
-        init_e, next_e, _fairness = _split_spec(compiler, cfg.specification.name, env)
+        init_e, next_e, fairness_parts = _split_spec(compiler, cfg.specification.name, env)
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
@@ -163,18 +166,39 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         e, denv = body_of(n.name)
         action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}"))
     action_props = []
+    init_props = []
+    liveness_checks = []
+    translator = temporal.Translator(compiler)
     for n in cfg.properties:
         e, denv = body_of(n.name)
-        kind, parts = _classify_property(compiler, e, denv)
-        if kind == "invariant":
-            invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
-                                                                   f"prop_{n.name}")))
-        elif kind == "action":
-            a, v, aenv = parts
-            action_props.append((n.name, _box_action(compiler, a, v, aenv, n.name)))
-        else:
-            warnings.append(f"PROPERTY {n.name} is a liveness property; liveness checking is "
-                            f"not supported yet, so it was not checked")
+        live_parts = []
+        for kind, parts in _property_parts(compiler, translator, e, denv):
+            if kind == "invariant":
+                invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
+                                                                       f"prop_{n.name}")))
+            elif kind == "action":
+                a, v, aenv = parts
+                action_props.append((n.name, _box_action(compiler, a, v, aenv, n.name)))
+            elif kind == "init":
+                init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
+                                                                       f"init_{n.name}")))
+            else:
+                live_parts.append(parts)
+        if live_parts:
+            negation = ltl.FALSE
+            for pe, penv in live_parts:
+                negation = ltl.disj(negation, translator.formula(pe, penv, positive=False))
+            liveness_checks.append((n.name, negation))
+    fairness, assumed = [], ltl.TRUE
+    if liveness_checks:
+        fairness, assumed = translator.spec_fairness(fairness_parts)
+        if cfg.symmetry is not None or cfg.view is not None:
+            warnings.append("Declaring symmetry or a view during liveness checking is "
+                            "dangerous. It might cause TLC to miss violations of the stated "
+                            "liveness properties. Please check liveness without symmetry "
+                            "defined.")
+    live = [ltl.LivenessCheck(name, ltl.conj(assumed, neg), translator.atoms)
+            for name, neg in liveness_checks]
 
     # VIEW / SYMMETRY: the key the seen set uses for a state.
     fingerprint = None
@@ -208,7 +232,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
                   set_level=_set_level,
-                  expand=compiler.compile_expand(actions) if actions else None)
+                  expand=compiler.compile_expand(actions) if actions else None,
+                  init_properties=init_props, liveness=live, fairness=fairness)
     return Built(model, compiler, assumptions, warnings)
 
 
@@ -237,22 +262,16 @@ def _flatten_conj(compiler: Compiler, e, env, out: list, depth=0):
         sym = env.scope.symbols.get(e.name)
         if sym is not None and isinstance(sym.node, ast.OpDef) and not sym.node.params:
             body = sym.node.body
-            if _is_temporal(body):
-                _flatten_conj(compiler, body, compiler._def_env(sym, env), out, depth + 1)
+            denv = compiler._def_env(sym, env)
+            if _is_temporal(body, compiler, denv):
+                _flatten_conj(compiler, body, denv, out, depth + 1)
                 return
     out.append((e, env))
 
 
-def _is_temporal(e) -> bool:
-    found = []
-
-    def visit(n):
-        if isinstance(n, (ast.BoxAction, ast.Fairness, ast.AngleAction)) or (
-                isinstance(n, ast.OpApp) and n.op in ("[]", "<>", "~>")):
-            found.append(n)
-
-    _walk(e, visit)
-    return bool(found)
+def _is_temporal(e, compiler: Compiler, env) -> bool:
+    """Does e contain a temporal operator, here or in a definition it uses?"""
+    return temporal.Translator(compiler).is_temporal(e, env)
 
 
 def _split_spec(compiler: Compiler, name: str, env):
@@ -265,7 +284,7 @@ def _split_spec(compiler: Compiler, name: str, env):
     for e, cenv in conj:
         if isinstance(e, ast.OpApp) and e.op == "[]" and isinstance(e.args[0], ast.BoxAction):
             nxt = (e.args[0].action, cenv)
-        elif _is_temporal(e):
+        elif _is_temporal(e, compiler, cenv):
             fairness.append((e, cenv))
         elif init is None:
             init = (e, cenv)
@@ -276,19 +295,28 @@ def _split_spec(compiler: Compiler, name: str, env):
     return init, nxt, fairness
 
 
-def _classify_property(compiler: Compiler, e, env):
-    """'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (anything else)."""
+def _property_parts(compiler: Compiler, translator, e, env):
+    """A PROPERTY's conjuncts, each sorted as TLC checks it: 'init' (a state predicate, on
+    the initial states), 'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (the rest)."""
     conj: list = []
     _flatten_conj(compiler, e, env, conj)
-    if len(conj) == 1:
-        e, env = conj[0]
-        if isinstance(e, ast.OpApp) and e.op == "[]":
+    for e, env in conj:
+        if not translator.is_temporal(e, env):
+            if comp._mentions_prime(e, compiler, env, set()):
+                raise CompileError("a property must be a state predicate or a temporal "
+                                   "formula, not an action", e.span)
+            yield "init", (e, env)
+            continue
+        if isinstance(e, ast.OpApp) and e.op == "[]" and "[]" not in env.locals:
             inner = e.args[0]
             if isinstance(inner, ast.BoxAction):
-                return "action", (inner.action, inner.sub, env)
-            if not _is_temporal(inner) and not comp._mentions_prime(inner, compiler, env, set()):
-                return "invariant", (inner, env)
-    return "liveness", None
+                yield "action", (inner.action, inner.sub, env)
+                continue
+            if (not translator.is_temporal(inner, env)
+                    and not comp._mentions_prime(inner, compiler, env, set())):
+                yield "invariant", (inner, env)
+                continue
+        yield "liveness", (e, env)
 
 
 def _box_action(compiler: Compiler, a, v, env, name):

@@ -14,6 +14,8 @@ from .values import (
     NAT,
     REAL,
     STRING,
+    UNKNOWN,
+    Difference,
     EvalError,
     Fn,
     FuncSet,
@@ -23,6 +25,7 @@ from .values import (
     Product,
     RecordSet,
     SeqSet,
+    UnknownUsed,
     as_set,
     least,  # noqa: F401 - used by generated code
     make_fn,
@@ -134,6 +137,8 @@ def cap(a, b):
 
 
 def diff(a, b):
+    if type(a) is not frozenset and isinstance(a, LazySet) and not a.finite:
+        return Difference(a, b)
     if type(b) is not frozenset and isinstance(b, LazySet):
         return frozenset(x for x in _set(a) if x not in b)
     return _set(a) - _set(b)
@@ -298,6 +303,8 @@ def eq(a, b):
     everything else, without error)."""
     if type(a) is type(b):
         return a == b
+    if a is UNKNOWN or b is UNKNOWN:
+        raise UnknownUsed
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b

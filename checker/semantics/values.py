@@ -197,6 +197,45 @@ class _Named(LazySet):
         return hash(self.name)
 
 
+class Difference(LazySet):
+    """S \\ T for an infinite S (`Nat \\ {0}`): membership only."""
+
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+
+    def __contains__(self, x) -> bool:
+        return x in self.left and x not in self.right
+
+    def __repr__(self) -> str:
+        return f"{self.left!r} \\ {self.right!r}"
+
+
+class UnknownUsed(EvalError):
+    """A value nobody knows was needed (see UNKNOWN)."""
+
+    def __init__(self):
+        super().__init__("ENABLED needed the value of a variable its action leaves free")
+
+
+class _Unknown:
+    """The primed value of a variable an action leaves unassigned, in ENABLED: any value
+    would do, so any use of it raises UnknownUsed and the caller decides another way."""
+
+    def _fail(self, *args):
+        raise UnknownUsed
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __len__ = _fail
+    __iter__ = __getitem__ = __contains__ = __bool__ = __add__ = __sub__ = __mul__ = _fail
+    __floordiv__ = __mod__ = __neg__ = __radd__ = __rsub__ = __rmul__ = __index__ = _fail
+    __int__ = _fail
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+UNKNOWN = _Unknown()
+
+
 NAT = _Named("Nat", lambda x: type(x) is int and x >= 0)
 INT = _Named("Int", lambda x: type(x) is int)
 STRING = _Named("STRING", lambda x: type(x) is str)

@@ -1,0 +1,294 @@
+"""Temporal formulas of TLA+ as the engine's LTL: negated, in negation normal form, over
+compiled atoms; and the fairness conjuncts of a SPECIFICATION as WF/SF conditions.
+
+`[]`, `<>`, `~>`, WF/SF, `\\A`/`\\E` over constant sets, IF with temporal branches, boolean
+connectives and definitions whose bodies are temporal are translated structurally; every
+maximal non-temporal subformula becomes one atom: a state predicate, or an action (it has
+primes) evaluated on a step. `[A]_v` and `<<A>>_v` are actions.
+"""
+from __future__ import annotations
+
+import re
+
+from ..engine import liveness as ltl
+from ..frontend import ast
+from .compiler import (
+    CompileError,
+    Compiler,
+    Env,
+    _mentions_prime,
+    _NotConstant,
+    subscripted_action,
+)
+from .runtime import enum
+from .values import EvalError
+
+_TEMPORAL_OPS = ("[]", "<>", "~>", "-+->")
+
+
+class Translator:
+    def __init__(self, compiler: Compiler):
+        self.c = compiler
+        self.atoms: list[ltl.Atom] = []
+        self._temporal_memo: dict = {}
+
+    # -- is a formula temporal? ----------------------------------------------------------
+    def is_temporal(self, e, env: Env) -> bool:
+        if isinstance(e, ast.Fairness):
+            return True
+        if isinstance(e, ast.Quant) and e.kind in ("AA", "EE"):
+            return True
+        if isinstance(e, ast.OpApp) and e.op in _TEMPORAL_OPS and e.op not in env.locals:
+            return True
+        if isinstance(e, (ast.BoxAction, ast.AngleAction)):
+            return False
+        target = self._definition(e, env)
+        if target is not None:
+            d, denv, args = target
+            key = (id(d), denv.frame.ident)
+            if key not in self._temporal_memo:
+                self._temporal_memo[key] = False  # recursion guard
+                self._temporal_memo[key] = self.is_temporal(d.body, denv)
+            if self._temporal_memo[key]:
+                return True
+            return any(self.is_temporal(a, env) for a in args if isinstance(a, ast.Node))
+        if isinstance(e, ast.Let):
+            return self.is_temporal(e.body, env)
+        if isinstance(e, ast.Node):
+            for f in e.__dataclass_fields__:
+                if f == "span":
+                    continue
+                x = getattr(e, f)
+                if isinstance(x, ast.Node) and self.is_temporal(x, env):
+                    return True
+                if isinstance(x, tuple) and any(
+                        self._tuple_temporal(y, env) for y in x):
+                    return True
+        return False
+
+    def _tuple_temporal(self, y, env) -> bool:
+        if isinstance(y, ast.Node):
+            return self.is_temporal(y, env)
+        if isinstance(y, tuple):
+            return any(self._tuple_temporal(z, env) for z in y)
+        return False
+
+    def _definition(self, e, env: Env):
+        if isinstance(e, ast.InstanceRef):
+            if e.path[0][0] in env.locals:
+                return None
+            found = self.c._instance_def(e, env)
+            if found is None or not isinstance(found[0], ast.OpDef):
+                return None
+            return found
+        target = self.c._user_def(e, env)
+        if target is None or not isinstance(target[0], ast.OpDef):
+            return None
+        return target
+
+    # -- translation ---------------------------------------------------------------------
+    def formula(self, e, env: Env, positive: bool = True):
+        """LTL for e (or for ~e when not positive), in negation normal form."""
+        if not self.is_temporal(e, env):
+            return self._atom(e, env, positive)
+        if isinstance(e, ast.Junction):
+            op = "and" if e.kind == "and" else "or"
+            return self._fold(op, [self.formula(x, env, positive) for x in e.items], positive)
+        if isinstance(e, ast.OpApp) and e.op not in env.locals:
+            a = e.args
+            if e.op == "\\land":
+                return self._fold("and", [self.formula(x, env, positive) for x in a], positive)
+            if e.op == "\\lor":
+                return self._fold("or", [self.formula(x, env, positive) for x in a], positive)
+            if e.op == "\\lnot":
+                return self.formula(a[0], env, not positive)
+            if e.op == "=>":
+                parts = [self.formula(a[0], env, not positive), self.formula(a[1], env, positive)]
+                return self._fold("or", parts, positive)
+            if e.op in ("\\equiv", "<=>"):
+                both = self._fold("and", [self.formula(a[0], env), self.formula(a[1], env)], True)
+                neither = self._fold("and", [self.formula(a[0], env, False),
+                                             self.formula(a[1], env, False)], True)
+                if positive:
+                    return ltl.disj(both, neither)
+                return ltl.conj(self._fold("or", [self.formula(a[0], env, False),
+                                                  self.formula(a[1], env, False)], True),
+                                self._fold("or", [self.formula(a[0], env),
+                                                  self.formula(a[1], env)], True))
+            if e.op == "[]":
+                inner = self.formula(a[0], env, positive)
+                return ltl.always(inner) if positive else ltl.eventually(inner)
+            if e.op == "<>":
+                inner = self.formula(a[0], env, positive)
+                return ltl.eventually(inner) if positive else ltl.always(inner)
+            if e.op == "~>":  # [](P => <>Q)
+                if positive:
+                    return ltl.always(ltl.disj(self.formula(a[0], env, False),
+                                               ltl.eventually(self.formula(a[1], env))))
+                return ltl.eventually(ltl.conj(self.formula(a[0], env),
+                                               ltl.always(self.formula(a[1], env, False))))
+        if isinstance(e, ast.Fairness):
+            return self._fairness_formula(e, env, positive)
+        if isinstance(e, ast.Quant) and e.kind in ("A", "E"):
+            op = "and" if (e.kind == "A") == positive else "or"
+            parts = [self.formula(e.body, benv, positive) for benv in self.bindings(e, env)]
+            return self._fold(op, parts, True)
+        if isinstance(e, ast.If):
+            c_pos, c_neg = self._atom(e.cond, env, True), self._atom(e.cond, env, False)
+            then, other = self.formula(e.then, env, positive), self.formula(e.else_, env,
+                                                                             positive)
+            if positive:
+                return ltl.disj(ltl.conj(c_pos, then), ltl.conj(c_neg, other))
+            return ltl.conj(ltl.disj(c_neg, then), ltl.disj(c_pos, other))
+        target = self._definition(e, env)
+        if target is not None:
+            d, denv, args = target
+            binds = {p.name: ("expr", arg, env) for p, arg in zip(d.params, args, strict=True)}
+            return self.formula(d.body, denv.bind(binds) if binds else denv, positive)
+        raise CompileError("kipcheck cannot check this temporal formula (supported: [], <>, ~>, "
+                           "WF, SF, boolean connectives, \\A and \\E over constant sets)",
+                           getattr(e, "span", None))
+
+    def _fold(self, op: str, parts: list, positive: bool):
+        """Conjunction/disjunction of parts; under negation the connective flips."""
+        if not positive:
+            op = "or" if op == "and" else "and"
+        out = ltl.TRUE if op == "and" else ltl.FALSE
+        for p in parts:
+            out = ltl.conj(out, p) if op == "and" else ltl.disj(out, p)
+        return out
+
+    def bindings(self, e: ast.Quant, env: Env):
+        """One environment per element of the quantifier's (constant) domains."""
+        envs = [env]
+        for b in e.bounds:
+            if b.domain is None:
+                raise CompileError("a temporal quantifier needs a bounded domain", b.span)
+            try:
+                dom = self.c._const_value(b.domain, env)
+            except _NotConstant:
+                raise CompileError("the domain of a quantifier over a temporal formula must be "
+                                   "constant", b.domain.span) from None
+            nxt = []
+            for benv in envs:
+                for v in enum(dom):
+                    if b.tuple:
+                        binds = {n: ("val", self.c._const_name(x))
+                                 for n, x in zip(b.names, v, strict=True)}
+                        nxt.append(benv.bind(binds))
+                    elif len(b.names) == 1:
+                        nxt.append(benv.bind({b.names[0]: ("val", self.c._const_name(v))}))
+                    else:
+                        nxt.extend(self._multi(benv, b.names, dom))
+                        break
+            envs = nxt
+        return envs
+
+    def _multi(self, env: Env, names, dom):
+        envs = [env]
+        for n in names:
+            envs = [x.bind({n: ("val", self.c._const_name(v))}) for x in envs for v in enum(dom)]
+        return envs
+
+    def _atom(self, e, env: Env, positive: bool):
+        if isinstance(e, ast.Bool):
+            return ltl.TRUE if e.value == positive else ltl.FALSE
+        if isinstance(e, (ast.BoxAction, ast.AngleAction)):
+            e = subscripted_action(e)
+        action = _mentions_prime(e, self.c, env, set())
+        n = len(self.atoms)
+        name = f"live_atom_{n}"
+        if action:
+            fn = self.c.compile_action_predicate(e, env, name)
+        else:
+            fn = self.c.compile_predicate(e, env, name)
+        self.atoms.append(ltl.Atom("action" if action else "state", fn, _text(e)))
+        return ("lit", n, positive)
+
+    def _fairness_formula(self, e: ast.Fairness, env: Env, positive: bool):
+        """WF_v(A) == []<>~ENABLED <<A>>_v \\/ []<><<A>>_v;
+        SF_v(A) == <>[]~ENABLED <<A>>_v \\/ []<><<A>>_v."""
+        fair = self.fairness(e, env)
+        n = len(self.atoms)
+        self.atoms.append(ltl.Atom("state", fair.enabled, f"ENABLED {fair.text}", n + 1))
+        self.atoms.append(ltl.Atom("action", fair.taken, fair.text))
+        en, taken = ("lit", n, True), ("lit", n + 1, True)
+        not_en, not_taken = ("lit", n, False), ("lit", n + 1, False)
+        if positive:
+            left = (ltl.always(ltl.eventually(not_en)) if e.kind == "WF"
+                    else ltl.eventually(ltl.always(not_en)))
+            return ltl.disj(left, ltl.always(ltl.eventually(taken)))
+        left = (ltl.eventually(ltl.always(en)) if e.kind == "WF"
+                else ltl.always(ltl.eventually(en)))
+        return ltl.conj(left, ltl.eventually(ltl.always(not_taken)))
+
+    def fairness(self, e: ast.Fairness, env: Env) -> ltl.Fairness:
+        """WF_v(A) / SF_v(A) as predicates: ENABLED <<A>>_v on a state, <<A>>_v on a step."""
+        sub = self.c.compile_predicate(e.sub, env, "fair_sub")
+        gen = self.c.compile_action(e.action, env, "fair_action", partial=True)
+        step = self.c.compile_action_predicate(e.action, env, "fair_step")
+
+        def enabled(s) -> bool:
+            here = sub(s)
+            found = []
+
+            def emit(t):
+                if sub(t) != here:
+                    found.append(t)
+                    raise _Found
+
+            try:
+                gen(s, emit)
+            except _Found:
+                return True
+            except EvalError as err:
+                if not _UNBUILDABLE.search(err.message):
+                    raise
+                # A's primes are not all on variables (an action of a refined spec, seen
+                # through a refinement mapping): judge it on the steps the spec can take.
+                raise ltl.JudgeBySteps from None
+            return False
+
+        def taken(s, t) -> bool:
+            return sub(s) != sub(t) and step(s, t) is True
+
+        return ltl.Fairness(e.kind, enabled, taken, f"{e.kind}_{_text(e.sub)}({_text(e.action)})")
+
+    # -- the SPECIFICATION's fairness ----------------------------------------------------
+    def spec_fairness(self, parts: list) -> tuple[list[ltl.Fairness], tuple]:
+        """Fairness conjuncts -> WF/SF conditions; any other temporal conjunct stays a formula
+        that behaviours must satisfy (returned as LTL, TRUE if none)."""
+        out: list[ltl.Fairness] = []
+        extra = ltl.TRUE
+        work = list(parts)
+        while work:
+            e, env = work.pop(0)
+            if isinstance(e, ast.Fairness):
+                out.append(self.fairness(e, env))
+            elif isinstance(e, ast.Junction) and e.kind == "and":
+                work[:0] = [(x, env) for x in e.items]
+            elif isinstance(e, ast.OpApp) and e.op == "\\land" and e.op not in env.locals:
+                work[:0] = [(x, env) for x in e.args]
+            elif isinstance(e, ast.Quant) and e.kind == "A":
+                work[:0] = [(e.body, benv) for benv in self.bindings(e, env)]
+            elif (target := self._definition(e, env)) is not None:
+                d, denv, args = target
+                binds = {p.name: ("expr", a, env) for p, a in zip(d.params, args, strict=True)}
+                work.insert(0, (d.body, denv.bind(binds) if binds else denv))
+            else:
+                extra = ltl.conj(extra, self.formula(e, env, True))
+        return out, extra
+
+
+class _Found(Exception):
+    pass
+
+
+_UNBUILDABLE = re.compile("used before it was assigned|not completely specified")
+
+
+def _text(e) -> str:
+    span = getattr(e, "span", None)
+    if span is None:
+        return "?"
+    return f"line {span.line}, col {span.col}"

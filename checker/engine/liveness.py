@@ -217,6 +217,7 @@ class _Search:
         self.stutter_memo = [bytearray(n) if a.kind == "action" else None for a in self.atoms]
         self.enabled_memo = [bytearray(n) for _ in fairness]
         self.taken_memo = [bytearray(m) for _ in fairness]
+        self.holds_memo = [bytearray(n) for _ in self.tab.nodes]
         self._succ_cache: dict = {}
 
     # Memoised evaluation: 0 = not yet, 1 = false, 2 = true.
@@ -282,7 +283,13 @@ class _Search:
         return any(step(s, t) is True for t in g.states)
 
     def holds_in(self, q: int, i: int) -> bool:
-        return all(self.state_atom(a, i) == pos for a, pos in self.tab.nodes[q].state_lits)
+        """Do node q's state literals hold in state i? (memoised per node and state)"""
+        memo = self.holds_memo[q]
+        v = memo[i]
+        if not v:
+            lits = self.tab.nodes[q].state_lits
+            v = memo[i] = 2 if all(self.state_atom(a, i) == pos for a, pos in lits) else 1
+        return v == 2
 
     def successors(self, p: int) -> list[tuple[int, int]]:
         """Product successors of p = state * nq + node: (product node, edge or -1)."""
@@ -292,14 +299,21 @@ class _Search:
         nq = self.nq
         i, q = divmod(p, nq)
         node = self.tab.nodes[q]
+        succ = node.succ
+        action_lits = node.action_lits
+        holds_memo = self.holds_memo
+        holds_in = self.holds_in
+        targets = self.g.targets
         out = []
-        g = self.g
-        for e in [-1, *g.edges(i)]:
-            j = i if e < 0 else g.targets[e]
-            if not all(self.step_atom(a, i, e) == pos for a, pos in node.action_lits):
+        start, end = self.g.offsets[i], self.g.offsets[i + 1]
+        for e in (-1, *range(start, end)):
+            j = i if e < 0 else targets[e]
+            if action_lits and not all(self.step_atom(a, i, e) == pos
+                                       for a, pos in action_lits):
                 continue
-            for q2 in node.succ:
-                if self.holds_in(q2, j):
+            for q2 in succ:
+                v = holds_memo[q2][j]
+                if v == 2 or (v == 0 and holds_in(q2, j)):
                     out.append((j * nq + q2, e))
         self._succ_cache[p] = out
         return out

@@ -218,7 +218,6 @@ class _Search:
         self.enabled_memo = [bytearray(n) for _ in fairness]
         self.taken_memo = [bytearray(m) for _ in fairness]
         self.holds_memo = [bytearray(n) for _ in self.tab.nodes]
-        self._succ_cache: dict = {}
 
     # Memoised evaluation: 0 = not yet, 1 = false, 2 = true.
     def state_atom(self, a: int, i: int) -> bool:
@@ -293,9 +292,6 @@ class _Search:
 
     def successors(self, p: int) -> list[tuple[int, int]]:
         """Product successors of p = state * nq + node: (product node, edge or -1)."""
-        cached = self._succ_cache.get(p)
-        if cached is not None:
-            return cached
         nq = self.nq
         i, q = divmod(p, nq)
         node = self.tab.nodes[q]
@@ -315,7 +311,6 @@ class _Search:
                 v = holds_memo[q2][j]
                 if v == 2 or (v == 0 and holds_in(q2, j)):
                     out.append((j * nq + q2, e))
-        self._succ_cache[p] = out
         return out
 
     def initial(self) -> list[int]:

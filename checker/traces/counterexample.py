@@ -110,5 +110,7 @@ def _order_of(steps: list[Step], back: Step | None) -> tuple[str, ...]:
             names_in(v, names)
         for v in s.state:
             names_in(v, names)
-    unique = list(dict.fromkeys(names))
-    return tuple(sorted(unique, key=intern_index))
+    # Names the checker never ordered get an index here: in text order, whatever the hash seed.
+    unique = sorted(set(names))
+    ranks = {n: intern_index(n) for n in unique}
+    return tuple(sorted(unique, key=ranks.__getitem__))

@@ -34,7 +34,8 @@ def render_html(cx: Counterexample, lanes: dict | None = None) -> str:
                     f'<td class="vars">{escape(changed)}</td></tr>')
     if cx.loop is not None:
         back = cx.back.label if cx.back is not None and cx.back.label else "(stuttering)"
-        rows.append(f'<tr class="back"><td>&#8617;</td><td>{escape(back)}</td>'
+        rows.append(f'<tr class="back" data-step="{cx.loop}"><td>&#8617;</td>'
+                    f'<td>{escape(back)}</td>'
                     f'<td>{escape(lane_of.get(len(cx.steps), ""))}</td>'
                     f'<td>back to state {cx.loop + 1}</td></tr>')
     lanes_note = ("lanes as declared" if lanes else
@@ -80,7 +81,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
     lanes = d.lanes or ["(no actions)"]
     x_of = {lane: LEFT + LANE_W * k + LANE_W / 2 for k, lane in enumerate(lanes)}
     rows = len(cx.steps) + (1 if any(e.step == len(cx.steps) for e in d.events) else 0)
-    width = LEFT + LANE_W * len(lanes) + 90
+    width = LEFT + LANE_W * len(lanes) + (190 if cx.loop is not None else 30)
     height = TOP + 20 + ROW_H * rows + 20
 
     def y_of(row: int) -> float:
@@ -108,7 +109,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
         w = _box_width(e.label)
         bad = e.step == last and cx.loop is None
         cls = "event bad" if bad else ("event back" if e.step > last else "event")
-        step = e.step if e.step <= last else last
+        step = e.step if e.step <= last else cx.loop  # the closing step leads to the loop
         parts = []
         for m in e.messages:
             sx, tx = x_of[m.source], x_of[m.target]
@@ -132,7 +133,7 @@ def sequence_svg(cx: Counterexample, d) -> str:
         y_from, y_to = y_of(rows - 1), y_of(cx.loop)
         out.append(f'<g class="loop"><path d="M {xr - 12} {y_from} C {xr + 40} {y_from}, '
                    f'{xr + 40} {y_to}, {xr - 12} {y_to}" marker-end="url(#seq-arrow-loop)"/>'
-                   f'<text x="{xr + 24}" y="{(y_from + y_to) / 2}">back to state '
+                   f'<text x="{xr + 48}" y="{(y_from + y_to) / 2 + 4}">back to state '
                    f'{cx.loop + 1}</text></g>')
     out.append("</svg>")
     return "\n".join(out)
@@ -319,7 +320,7 @@ JS = """
     document.querySelectorAll('.selected').forEach(function (e) {
       e.classList.remove('selected'); });
     document.querySelectorAll('[data-step="' + i + '"]').forEach(function (e) {
-      if (!e.classList.contains('edge') && !e.classList.contains('rowlabel'))
+      if (!['edge', 'rowlabel', 'back'].some(function (c) { return e.classList.contains(c); }))
         e.classList.add('selected'); });
     var s = data.states[i];
     document.getElementById('state-title').textContent =

@@ -19,7 +19,7 @@ import re
 from ..semantics import values as V
 from ..semantics.values import Fn, LazySet, ModelValue, intern_names, make_fn
 from .counterexample import Counterexample, Step
-from .order import Opaque, names_in
+from .order import Opaque
 
 FORMAT_URL = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 MAX_SAFE = 2 ** 53 - 1
@@ -236,8 +236,11 @@ def from_itf(doc) -> Counterexample:
             raise TraceFormatError(f"loop must be a state index below {len(steps)}", "loop")
         label, name, params = _read_action(meta.get("loopAction", {}), "#meta.loopAction")
         back = Step(label, name, params, steps[loop].state)
-    if not order:  # another tool's trace: names in the order they appear
-        order = list(dict.fromkeys(_order_of_appearance(steps)))
+    if not order:  # another tool's trace: names in the order the file shows them
+        names: list[str] = []
+        _json_names([s.get("#meta", {}).get("params", {}) for s in states], names)
+        _json_names([{v: s[v] for v in variables} for s in states], names)
+        order = list(dict.fromkeys(names))
     known = {"format", "format-description", "description", "source", "model", "verdict",
              "property", "message", "loopAction", "order", "lanes"}
     lanes = meta.get("lanes")
@@ -251,14 +254,23 @@ def from_itf(doc) -> Counterexample:
         extra={k: v for k, v in meta.items() if k not in known})
 
 
-def _order_of_appearance(steps) -> list[str]:
-    names: list[str] = []
-    for s in steps:
-        for _, v in s.params:
-            names_in(v, names)
-        for v in s.state:
-            names_in(v, names)
-    return names
+def _json_names(x, out: list[str]) -> None:
+    """The strings and model-value names of ITF expressions, in document order."""
+    if type(x) is str:
+        out.append(x)
+    elif type(x) is list:
+        for e in x:
+            _json_names(e, out)
+    elif type(x) is dict:
+        if set(x) == {"#unserializable"}:
+            _json_names(x["#unserializable"], out)
+        elif set(x) == {"#bigint"}:
+            return
+        else:
+            for k, v in x.items():
+                if not k.startswith("#"):
+                    out.append(k)
+                _json_names(v, out)
 
 
 def loads(text: str) -> Counterexample:

@@ -43,7 +43,7 @@ def lasso() -> Counterexample:
              Step("B", "B", (), s3)]
     return Counterexample(
         variables=("x", "msgs", "log", "pc", "lazy"), steps=steps, loop=1,
-        back=Step("C(b)", "C", (("p", b),), s2), verdict="liveness", property="Live",
+        back=Step("C(b)", "C", (("p", b),), s2), verdict="property", property="Live",
         spec="Lasso.tla", model="Lasso.cfg",
         # TLC's order of names in the run that found it: b before a, "kind" before "from".
         order=("b", "a", "kind", "from", "req", "idle", "sent", 'q"uote\\'))
@@ -159,12 +159,42 @@ def test_stuttering_and_unknown_closing_actions():
     assert itf.loads(itf.dumps(cx)).loop == 2
 
 
-def test_outcome_with_the_loop_state_repeated_at_the_end_becomes_a_lasso():
-    o = records_outcome()
-    o.trace = o.trace[:3] + [o.trace[1]]  # ... -> state 2 again
-    o.loop = 1
-    cx = from_outcome(o)
-    assert len(cx.steps) == 3 and cx.back.label == "Send(a)"
+def live_cfg(tmp_path, spec: str, prop: str) -> Path:
+    cfg = tmp_path / "Live.cfg"
+    cfg.write_text(f"CONSTANT Procs = {{p1, p2}}\nSPECIFICATION {spec}\nPROPERTY {prop}\n")
+    return cfg
+
+
+def test_a_liveness_violation_is_written_as_a_lasso_in_every_format(tmp_path):
+    cfg = live_cfg(tmp_path, "WeakSpec", "NoStarvation")
+    r = CliRunner().invoke(main, ["check", str(SPECS / "Live.tla"), "--config", str(cfg),
+                                  "--trace-out", str(tmp_path / "out")])
+    assert r.exit_code == 13
+    assert "Error: Temporal properties were violated.\n" \
+           "Error: The following behavior constitutes a counter-example:\n" in r.output
+    assert "\nState 4: <Enter(p2)>\n" in r.output
+    assert "\nBack to state 2: <Leave(p2)>\n" in r.output
+    doc = json.loads((tmp_path / "out" / "Live.itf.json").read_text())
+    assert_itf_shape(doc)
+    assert doc["loop"] == 1 and doc["#meta"]["loopAction"]["action"] == "Leave(p2)"
+    cx = itf.from_itf(doc)
+    assert (tmp_path / "out" / "Live.txt").read_text() == render(cx, "text")
+    assert render(cx, "text").endswith("Back to state 2: <Leave(p2)>\n\n")
+    tlc = json.loads((tmp_path / "out" / "Live.tlc.json").read_text())
+    assert [e[1]["name"] for e in tlc["action"]] == ["Try", "Try", "Enter", "Leave"]
+    assert [e[2][0] for e in tlc["action"]] == [2, 3, 4, 2]
+    assert "Temporal property NoStarvation is violated" in (
+        tmp_path / "out" / "Live.html").read_text()
+
+
+def test_a_stuttering_lasso_ends_with_a_stuttering_state(tmp_path):
+    cfg = live_cfg(tmp_path, "NoFairness", "SomeoneEnters")
+    r = CliRunner().invoke(main, ["check", str(SPECS / "Live.tla"), "--config", str(cfg),
+                                  "--trace-out", str(tmp_path / "out")])
+    assert r.exit_code == 13
+    assert "State 1: <Initial predicate>" in r.output and "\nState 2: Stuttering\n" in r.output
+    cx = itf.loads((tmp_path / "out" / "Live.itf.json").read_text())
+    assert (cx.loop, len(cx.steps), cx.back.label) == (0, 1, None)
 
 
 def test_a_trace_renders_the_same_in_a_fresh_process(tmp_path):

@@ -77,11 +77,8 @@ def from_outcome(outcome, spec: str | None = None, model: str | None = None,
     loop = getattr(outcome, "loop", None)
     back = None
     if loop is not None:
-        closing = getattr(outcome, "loop_action", None)
-        if closing is None and loop < len(steps) - 1 and steps[-1].state == steps[loop].state:
-            # The trace repeats the loop's first state at its end: that step closes the lasso.
-            closing, steps = outcome.trace[-1], steps[:-1]
-        back = _closing_step(closing, steps[loop].state)
+        # The engine's Step from the last state back to trace[loop] (None: it stutters).
+        back = _closing_step(getattr(outcome, "loop_step", None), steps[loop].state)
     return Counterexample(
         variables=tuple(outcome.variables), steps=steps, loop=loop, back=back,
         verdict=outcome.verdict, property=outcome.property, spec=spec, model=model,

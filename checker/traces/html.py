@@ -54,7 +54,8 @@ def render_html(cx: Counterexample, lanes: dict | None = None) -> str:
 def _title(cx: Counterexample) -> str:
     what = {"invariant": "Invariant {} is violated", "property": "Property {} is violated",
             "liveness": "Temporal property {} is violated", "deadlock": "Deadlock reached"}
-    text = what.get(cx.verdict, "Error: {}").format(cx.property or cx.message or cx.verdict)
+    verdict = "liveness" if cx.loop is not None else cx.verdict
+    text = what.get(verdict, "Error: {}").format(cx.property or cx.message or cx.verdict)
     name = Path(cx.model).stem if cx.model else (Path(cx.spec).stem if cx.spec else "")
     return f"{name}: {text}" if name else text
 

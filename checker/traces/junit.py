@@ -30,7 +30,7 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
     verdict, prop = outcome.verdict, outcome.property
     if verdict == "deadlock":
         culprit = "deadlock"
-    elif verdict in ("invariant", "property", "liveness", "error") and prop is not None:
+    elif verdict in ("invariant", "property", "error") and prop is not None:
         culprit = prop
     else:
         culprit = None

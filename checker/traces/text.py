@@ -7,8 +7,8 @@ HEADERS = {
     "invariant": "Error: Invariant {prop} is violated.",
     "property": "Error: Action property {prop} is violated.",
     "deadlock": "Error: Deadlock reached.",
-    "liveness": "Error: Temporal properties were violated.",
 }
+TEMPORAL = "Error: Temporal properties were violated."  # a lasso: a liveness violation
 BEHAVIOUR = "Error: The behavior up to this point is:"
 LASSO = "Error: The following behavior constitutes a counter-example:"
 
@@ -42,7 +42,9 @@ def format_trace(cx: Counterexample) -> str:
 def format_counterexample(cx: Counterexample) -> str:
     """The error lines and the behaviour, as TLC prints a violation."""
     lines = []
-    if cx.verdict in HEADERS:
+    if cx.loop is not None:
+        lines.append(TEMPORAL)
+    elif cx.verdict in HEADERS:
         lines.append(HEADERS[cx.verdict].format(prop=cx.property))
     elif cx.message:
         lines.append(f"Error: {cx.message}")

@@ -37,7 +37,7 @@ def render_html(cx: Counterexample, lanes: dict | None = None) -> str:
         rows.append(f'<tr class="back" data-step="{cx.loop}"><td>&#8617;</td>'
                     f'<td>{escape(back)}</td>'
                     f'<td>{escape(lane_of.get(len(cx.steps), ""))}</td>'
-                    f'<td>back to state {cx.loop + 1}</td></tr>')
+                    f'<td>{_loop_text(cx)}</td></tr>')
     lanes_note = ("lanes as declared" if lanes else
                   "one lane per action (declare lanes with a .lanes.json file: see README)")
     facts = [("spec", cx.spec), ("model", cx.model), ("verdict", cx.verdict),
@@ -132,12 +132,26 @@ def sequence_svg(cx: Counterexample, d) -> str:
     if cx.loop is not None:
         xr = LEFT + LANE_W * len(lanes) + 20
         y_from, y_to = y_of(rows - 1), y_of(cx.loop)
-        out.append(f'<g class="loop"><path d="M {xr - 12} {y_from} C {xr + 40} {y_from}, '
-                   f'{xr + 40} {y_to}, {xr - 12} {y_to}" marker-end="url(#seq-arrow-loop)"/>'
-                   f'<text x="{xr + 48}" y="{(y_from + y_to) / 2 + 4}">back to state '
-                   f'{cx.loop + 1}</text></g>')
+        out.append(f'<g class="loop"><path d="{_arc(xr - 12, y_from, y_to, 52)}" '
+                   f'marker-end="url(#seq-arrow-loop)"/><text x="{xr + 48}" '
+                   f'y="{(y_from + y_to) / 2 + 4}">{_loop_text(cx)}</text></g>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _loop_text(cx: Counterexample) -> str:
+    """How the lasso closes, in TLC's words."""
+    if (cx.back is None or cx.back.label is None) and cx.loop == len(cx.steps) - 1:
+        return "stutters forever"
+    return f"back to state {cx.loop + 1}"
+
+
+def _arc(x: float, y1: float, y2: float, reach: float) -> str:
+    """An SVG path bulging right from (x, y1) to (x, y2); a small loop when y1 == y2."""
+    if y1 == y2:
+        return (f"M {x} {y1 + 6} C {x + reach} {y1 + 34}, {x + reach} {y1 - 34}, "
+                f"{x + 2} {y1 - 6}")
+    return f"M {x} {y1} C {x + reach} {y1}, {x + reach} {y2}, {x + 2} {y2}"
 
 
 def _fit(text: str, width: float) -> str:
@@ -169,10 +183,10 @@ def graph_svg(cx: Counterexample) -> str:
         if data.get("back"):
             y1, y2 = y_of(u), y_of(v)
             x = cx_ + NODE_W / 2
-            path = (f"M {x} {y1} C {x + 170} {y1}, {x + 170} {y2}, {x + 2} {y2}")
-            out.append(f'<g class="{cls}" data-step="{u}"><path d="{path}" '
-                       f'marker-end="url(#graph-arrow-loop)"/><text x="{x + 140}" '
-                       f'y="{(y1 + y2) / 2}">{label or "back"}</text></g>')
+            reach = 170 if y1 != y2 else 60
+            out.append(f'<g class="{cls}" data-step="{v}"><path d="{_arc(x, y1, y2, reach)}" '
+                       f'marker-end="url(#graph-arrow-loop)"/><text x="{x + reach * 0.8}" '
+                       f'y="{(y1 + y2) / 2 + 4}">{label or escape(_loop_text(cx))}</text></g>')
         else:
             y1, y2 = y_of(u) + NODE_H / 2, y_of(v) - NODE_H / 2 - 2
             out.append(f'<g class="{cls}" data-step="{v}"><line x1="{cx_}" y1="{y1}" '

@@ -18,12 +18,12 @@ def test_every_manifest_trace_is_saved_with_its_page():
     models = entries(ROOT)
     assert models, "the manifest names no trace"
     for m in models:
-        trace = ROOT / m["trace"]
-        assert trace.is_file() and html_path(trace).is_file(), m["name"]
+        trace = m.trace_path
+        assert trace.is_file() and html_path(trace).is_file(), m.name
         cx = itf.loads(trace.read_text())
-        assert (cx.verdict, cx.property) == (m["verdict"], m["property"])
-        if m.get("trace_length") is not None:
-            assert len(cx.steps) == m["trace_length"], m["name"]
+        assert (cx.verdict, cx.property) == (m.verdict, m.property)
+        if m.trace_length is not None:
+            assert len(cx.steps) == m.trace_length, m.name
 
 
 def test_regenerated_traces_equal_the_saved_files():

@@ -6,10 +6,10 @@ a test (and CI) notices when a change to the checker, a model or a writer alters
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import manifest
 from ..api import check as run_check
 from . import itf
 from .counterexample import from_outcome
@@ -25,30 +25,28 @@ def html_path(trace: Path) -> Path:
     return trace.with_name(stem + ".html")
 
 
-def entries(root: Path, only: str | None = None) -> list[dict]:
+def entries(root: str | Path, only: str | None = None) -> list[manifest.Entry]:
     """The manifest's models that have a golden trace (only the one named `only`, if given)."""
-    models = json.loads((root / MANIFEST).read_text())["models"]
-    chosen = [m for m in models if m.get("trace")]
+    models = manifest.load(Path(root) / MANIFEST).entries
+    chosen = [m for m in models if m.trace]
     if only is not None:
-        chosen = [m for m in chosen if m["name"] == only]
+        chosen = [m for m in chosen if m.name == only]
         if not chosen:
-            names = ", ".join(m["name"] for m in models if m.get("trace"))
+            names = ", ".join(m.name for m in models if m.trace)
             raise ValueError(f"no model named {only!r} with a trace in {MANIFEST} "
                              f"(there are: {names})")
     return chosen
 
 
-def render_entry(root: Path, m: dict) -> tuple[str, str]:
+def render_entry(m: manifest.Entry) -> tuple[str, str]:
     """(ITF text, HTML text) of one manifest entry, by checking its model."""
-    spec, config = root / m["spec"], root / m["config"]
-    lib = tuple(str(root / d) for d in m.get("lib", []))
-    o = run_check(spec, config, lib=lib)
-    if (o.verdict, o.property) != (m["verdict"], m["property"]) or not o.trace:
-        raise ValueError(f"{m['name']}: the manifest expects {m['verdict']} {m['property']}, "
+    o = run_check(m.spec_path, m.config_path, lib=m.lib_paths)
+    if (o.verdict, o.property) != (m.verdict, m.property) or not o.trace:
+        raise ValueError(f"{m.name}: the manifest expects {m.verdict} {m.property}, "
                          f"the check found {o.verdict} {o.property}")
-    found = find_lanes(spec, config)
+    found = find_lanes(m.spec_path, m.config_path)
     lanes = load_lanes(found) if found else None
-    cx = from_outcome(o, spec=m["spec"], model=m["config"], lanes=lanes)
+    cx = from_outcome(o, spec=m.spec, model=m.config, lanes=lanes)
     return itf.dumps(cx), render_html(cx)
 
 
@@ -58,15 +56,15 @@ def regenerate(root: str | Path = ".", only: str | None = None, check: bool = Fa
     root = Path(root)
     problems = 0
     for m in entries(root, only):
-        target = root / m["trace"]
+        target = m.trace_path
         try:
-            texts = render_entry(root, m)
+            texts = render_entry(m)
         except ValueError as e:
             echo(f"error: {e}")
             problems += 1
             continue
         for path, text in zip((target, html_path(target)), texts, strict=True):
-            rel = path.relative_to(root)
+            rel = path.relative_to(m.root)
             old = path.read_text(encoding="utf-8") if path.is_file() else None
             if old == text:
                 echo(f"unchanged {rel}")

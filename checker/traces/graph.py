@@ -7,6 +7,8 @@ filled red, a lasso's closing edge dashed.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 
 from ..semantics.values import intern_index
@@ -24,7 +26,8 @@ def state_text(variables, state, printer: Printer) -> str:
 
 def trace_graph(cx: Counterexample) -> nx.MultiDiGraph:
     """The counterexample as a graph: state i is node i, step i the edge i-1 -> i."""
-    g = nx.MultiDiGraph(name=cx.model or cx.spec or "counterexample",
+    source = cx.model or cx.spec
+    g = nx.MultiDiGraph(name=Path(source).stem if source else "counterexample",
                         property=cx.property or "", verdict=cx.verdict)
     last = len(cx.steps) - 1
     for i, step in enumerate(cx.steps):

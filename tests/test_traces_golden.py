@@ -28,7 +28,9 @@ def test_every_manifest_trace_is_saved_with_its_page():
 
 def test_regenerated_traces_equal_the_saved_files():
     notes: list[str] = []
-    assert regenerate(ROOT, check=True, echo=notes.append) == 0, notes
+    differ = regenerate(ROOT, check=True, echo=notes.append)
+    assert differ == 0, ("run `kipcheck traces regenerate` and review the diff:\n"
+                         + "\n".join(n for n in notes if not n.startswith("unchanged")))
     assert len(notes) == 2 * len(entries(ROOT))
 
 

@@ -413,7 +413,8 @@ class _SymmetryKey:
         self.moved = [frozenset(p) for p in self.perms]
         self.view_fn = view_fn
         self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
-        self.values: dict = {}  # value id -> (value, images, image hashes, hash)
+        self.values: dict = {}  # value id -> (value, {perm: (image, hash)}, support)
+        self.all_candidates = [-1, *range(len(self.perms))]
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
         self.keys: dict = {}  # state -> its key: duplicates are generated far more often
 
@@ -458,17 +459,29 @@ class _SymmetryKey:
         cache[id(v)] = (v, out)
         return out
 
-    def _entry(self, v):
+    def _image(self, v, i: int):
+        """v's image under permutation i (-1: the identity), cached per value."""
+        if i < 0:
+            return v
         e = self.values.get(id(v))
         if e is None or e[0] is not v:
-            sup = self._support(v)
-            imgs = []
-            for p, moved, cache in zip(self.perms, self.moved, self.images, strict=True):
-                imgs.append(v if moved.isdisjoint(sup) else self._permute(v, p, moved, cache))
-            h = hash(v)
-            e = (v, imgs, [h if x is v else hash(x) for x in imgs], h)
+            e = (v, {}, self._support(v))
             self.values[id(v)] = e
-        return e
+        imgs = e[1]
+        img = imgs.get(i)
+        if img is None:
+            moved = self.moved[i]
+            img = v if moved.isdisjoint(e[2]) else self._permute(v, self.perms[i], moved,
+                                                                  self.images[i])
+            imgs[i] = (img, hash(img))
+            return imgs[i][0]
+        return img[0]
+
+    def _image_hash(self, v, i: int) -> int:
+        if i < 0:
+            return hash(v)
+        self._image(v, i)
+        return self.values[id(v)][1][i][1]
 
     def __call__(self, state):
         known = self.keys.get(state)
@@ -481,6 +494,9 @@ class _SymmetryKey:
         return key
 
     def _canonical(self, state):
+        """The orbit member whose variables' hashes are least, variable by variable: most
+        permutations drop out at the first variables (which rarely change, so their images
+        are cached), and later variables are permuted only by the few that remain."""
         base = self.view_fn(state) if self.view_fn is not None else state
         if type(base) is not tuple:
             base = (base,)
@@ -489,21 +505,20 @@ class _SymmetryKey:
             self.supports.clear()
             for cache in self.images:
                 cache.clear()
-        entries = [self._entry(v) for v in base]
-        best_h = hash(tuple([e[3] for e in entries]))
-        best = -1
-        for i in range(len(self.perms)):
-            h = hash(tuple([e[2][i] for e in entries]))
-            if h < best_h:
-                best_h, best = h, i
-            elif h == best_h:
-                cand = tuple([e[1][i] for e in entries])
-                cur = base if best < 0 else tuple([e[1][best] for e in entries])
-                if cand != cur and tlc_key(cand) < tlc_key(cur):
-                    best = i
+        cands = self.all_candidates
+        for v in base:
+            if len(cands) == 1:
+                break
+            hashes = [self._image_hash(v, i) for i in cands]
+            least = min(hashes)
+            cands = [i for i, h in zip(cands, hashes, strict=True) if h == least]
+        best = cands[0]
+        if len(cands) > 1:  # equal hashes all along: TLC's order decides
+            images = {i: tuple([self._image(v, i) for v in base]) for i in cands}
+            best = min(cands, key=lambda i: tlc_key(images[i]))
         if best < 0:
             return base
-        return tuple([e[1][best] for e in entries])
+        return tuple([self._image(v, best) for v in base])
 
 
 _NOTHING = frozenset()

@@ -321,7 +321,6 @@ PRECEDENCE = [
     ("a - b - c", Op("-", Op("-", I("a"), I("b")), I("c"))),
     ("a + b + c", Op("+", Op("+", I("a"), I("b")), I("c"))),
     ("a = b /\\ c", Op("\\land", Op("=", I("a"), I("b")), I("c"))),
-    ("a /\\ b \\/ c", Op("\\lor", Op("\\land", I("a"), I("b")), I("c"))),
     ("~ a = b", Op("\\lnot", Op("=", I("a"), I("b")))),
     ("~a /\\ b", Op("\\land", Op("\\lnot", I("a")), I("b"))),
     ("a = ~b", Op("=", I("a"), Op("\\lnot", I("b")))),
@@ -330,7 +329,7 @@ PRECEDENCE = [
     ("SUBSET S \\X T", Op("SUBSET", mk(ast.CartProd, (I("S"), I("T"))))),
     ("x \\in SUBSET S /\\ y", Op("\\land", Op("\\in", I("x"), Op("SUBSET", I("S"))), I("y"))),
     ("x \\notin S \\cup T", Op("\\notin", I("x"), Op("\\cup", I("S"), I("T")))),
-    ("a => b => c", Op("=>", I("a"), Op("=>", I("b"), I("c")))),
+    ("(a => b) => c", Op("=>", Op("=>", I("a"), I("b")), I("c"))),
     ("a /\\ b => c", Op("=>", Op("\\land", I("a"), I("b")), I("c"))),
     ("a <=> b", Op("\\equiv", I("a"), I("b"))),
     ("a \\equiv b => c", Op("=>", Op("\\equiv", I("a"), I("b")), I("c"))),
@@ -368,6 +367,20 @@ PRECEDENCE = [
     ("[]<>P", Op("[]", Op("<>", I("P")))),
     ("(a)", I("a")),
 ]
+
+
+# SANY rejects these (the two operators' precedence ranges overlap, or the operator does not
+# associate): so does kipcheck, saying so, or (relations) at the second operator.
+AMBIGUOUS = ["a /\\ b \\/ c", "a => b => c", "a + b % c", "a % b % c", "a = b = c",
+             "a \\in S = TRUE", "a .. b .. c", "a \\cdot b + c", "a <=> b <=> c", "S \\ T \\ U",
+             "a ^ b ^ c", "a / b / c", "f :> g :> h"]
+
+
+@pytest.mark.parametrize("text", AMBIGUOUS)
+def test_overlapping_precedence_needs_parentheses(text):
+    with pytest.raises(SpecError, match="add parentheses|unexpected") as err:
+        parse_module(f"---- MODULE M ----\nA == {text}\n====\n", "M.tla")
+    assert err.value.span.line == 2
 
 
 @pytest.mark.parametrize("text, tree", PRECEDENCE, ids=[t for t, _ in PRECEDENCE])
@@ -573,14 +586,14 @@ def test_labels_name_subexpressions_without_changing_them():
 
 
 UNICODE = [
-    ("a ∧ b ∨ ¬c", "a /\\ b \\/ ~c"),
+    ("a ∧ (b ∨ ¬c)", "a /\\ (b \\/ ~c)"),
     ("x ∈ S ∧ y ∉ S", "x \\in S /\\ y \\notin S"),
     ("∀ x ∈ S : ∃ y ∈ S : x ≤ y", "\\A x \\in S : \\E y \\in S : x <= y"),
     ("⟨1, 2⟩", "<<1, 2>>"),
     ("[x ∈ S ↦ x]", "[x \\in S |-> x]"),
     ("[S → T]", "[S -> T]"),
     ("a ≠ b ∧ a ≥ b", "a /= b /\\ a >= b"),
-    ("S ∪ T ∩ U", "S \\cup T \\cap U"),
+    ("S ∪ (T ∩ U)", "S \\cup (T \\cap U)"),
     ("S ⊆ T × U", "S \\subseteq T \\X U"),
     ("□P ⇒ ◇Q", "[]P => <>Q"),
     ("P ≡ Q", "P <=> Q"),

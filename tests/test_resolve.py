@@ -92,7 +92,7 @@ def test_deep_nesting_is_a_spec_error_not_a_crash():
     for body in ("A == " + " + ".join(["1"] * 3000),
                  "A == " + "{" * 2000 + "}" * 2000,
                  "A == " + "~" * 3000 + "TRUE",
-                 "A == " + "TRUE => " * 3000 + "TRUE"):
+                 "A == " + "TRUE => (" * 3000 + "TRUE" + ")" * 3000):
         err = spec_error(body)
         assert err.message.startswith("expression nested too deeply to ")
         assert err.span.file == FILE

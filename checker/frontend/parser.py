@@ -43,13 +43,15 @@ class _LexerAdapter(Lexer):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = files("checker.frontend").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer=_LexerAdapter, transformer=_Build(),
+    return Lark(grammar, parser="lalr", lexer=_LexerAdapter, transformer=_BUILD,
                 maybe_placeholders=False, cache=True)
 
 
 def parse_module(text: str, file: str = "<string>") -> ast.Module:
     """Parse the text of one .tla file; raise SpecError with a span on any syntax error."""
     prepared = prepare(text, file)
+    _BUILD.parenthesised.clear()
+    _BUILD.infixes.clear()
     try:
         module = _set_file(_lark().parse(prepared), file)
     except SpecError as e:  # raised by the tokenizer, which does not know the file name
@@ -198,8 +200,50 @@ def _nodes(children):
     return [c for c in children if not isinstance(c, Token)]
 
 
+# Precedence ranges of the infix operators (Specifying Systems, table 15.2.1) and whether
+# they associate: `a op b op c` needs parentheses when the ranges of the two operators overlap,
+# unless it is one associative operator twice. SANY rejects such formulas, so kipcheck does.
+_PRECEDENCE: dict[str, tuple[int, int, bool]] = {
+    "=>": (1, 1, False), "\\equiv": (2, 2, False), "~>": (2, 2, False),
+    "-+->": (2, 2, False), "\\land": (3, 3, True), "\\lor": (3, 3, True),
+    "@@": (6, 6, True), ":>": (7, 7, False), "<:": (7, 7, False), "\\cup": (8, 8, True),
+    "\\cap": (8, 8, True), "\\": (8, 8, False), "..": (9, 9, False), "...": (9, 9, False),
+    "!!": (9, 13, False), "$": (9, 13, True), "$$": (9, 13, True), "??": (9, 13, True),
+    "\\sqcap": (9, 13, True), "\\sqcup": (9, 13, True), "\\uplus": (9, 13, True),
+    "\\wr": (9, 14, False), "+": (10, 10, True), "++": (10, 10, True),
+    "\\oplus": (10, 10, True), "%": (10, 11, False), "%%": (10, 11, True), "|": (10, 11, True),
+    "||": (10, 11, True), "-": (11, 11, True), "--": (11, 11, True), "\\ominus": (11, 11, True),
+    "*": (13, 13, True), "**": (13, 13, True), "/": (13, 13, False), "//": (13, 13, False),
+    "\\o": (13, 13, True), "\\div": (13, 13, False), "&": (13, 13, True),
+    "&&": (13, 13, True), "\\odot": (13, 13, True), "\\oslash": (13, 13, False),
+    "\\otimes": (13, 13, True), "\\star": (13, 13, True), "\\bullet": (13, 13, True),
+    "\\bigcirc": (13, 13, True), "\\cdot": (5, 14, True), "^": (14, 14, False),
+    "^^": (14, 14, False),
+}
+_RELATION = (5, 5, False)  # =, #, <, \in, \subseteq and the other relations
+
+
+def _check_mix(op: str, inner: str, tok: Token) -> None:
+    """Reject `a inner b op c` (or `a op b inner c`) when TLA+ leaves the grouping open."""
+    a = _PRECEDENCE.get(op, _RELATION)
+    b = _PRECEDENCE.get(inner, _RELATION)
+    if a[1] < b[0] or b[1] < a[0]:
+        return  # disjoint ranges: the grammar grouped them as TLA+ does
+    if op == inner and a[2]:
+        return
+    shown = tok.value
+    raise SpecError(f"the precedence of {inner} and {shown} overlaps: add parentheses to say "
+                    f"which applies first", Span("", tok.line, tok.column, tok.line,
+                                                 tok.column + len(shown)))
+
+
 class _Build(Transformer):
     """Callbacks named after the grammar's rule aliases; each returns an AST node."""
+
+    def __init__(self):
+        super().__init__()
+        self.parenthesised: dict = {}  # id -> node of expressions written in parentheses
+        self.infixes: dict = {}  # id -> node of binary operator applications
 
     # -- module structure ---------------------------------------------------------------------
     def start(self, c):
@@ -334,7 +378,13 @@ class _Build(Transformer):
 
     # -- operators ----------------------------------------------------------------------------
     def infix(self, c):
-        return ast.OpApp(_canon(c[1]), (c[0], c[2]), span=_span(c))
+        op = _canon(c[1])
+        for side in (c[0], c[2]):
+            if id(side) in self.infixes and id(side) not in self.parenthesised:
+                _check_mix(op, side.op, c[1])
+        node = ast.OpApp(op, (c[0], c[2]), span=_span(c))
+        self.infixes[id(node)] = node
+        return node
 
     def prefix(self, c):
         return ast.OpApp(_canon(c[0]), (c[1],), span=_span(c))
@@ -414,6 +464,7 @@ class _Build(Transformer):
         return ast.At(span=_span(c))
 
     def paren(self, c):
+        self.parenthesised[id(c[1])] = c[1]
         return c[1]
 
     def junction(self, c):
@@ -583,3 +634,6 @@ def _as_bounds(items, form: str) -> tuple[ast.Bound, ...]:
         raise SpecError(f"`{pending[-1].name}` has no set: write `{pending[-1].name} \\in S`",
                         pending[-1].span)
     return tuple(bounds)
+
+
+_BUILD = _Build()

@@ -155,7 +155,7 @@ def _entry(raw, index: int, root: Path, path: Path, text: str) -> Entry:
         raise bad(f"'verdict' must be one of {', '.join(VERDICTS)}")
     prop = raw.get("property")
     if verdict in ("invariant", "property") and not isinstance(prop, str):
-        raise bad(f"a {verdict!r} verdict names the violated 'property'")
+        raise bad(f"verdict {verdict!r} needs the violated 'property'")
     if verdict in ("ok", "deadlock") and prop is not None:
         raise bad(f"'property' must be null when the verdict is {verdict!r}")
     for key in _COUNTS:

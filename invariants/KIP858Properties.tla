@@ -11,7 +11,9 @@
 EXTENDS KIP858
 
 DirValues == DirIds \cup Reserved
-LogRecords == [cur: SUBSET DirIds, fut: DirIds \cup {NONE},
+\* Dir ids are typed as UUIDs (DirValues): a reserved id on a disk is a
+\* NoReservedDirIds violation, not a type error.
+LogRecords == [cur: SUBSET DirValues, fut: DirValues \cup {NONE},
                phase: {"none", "copying", "caught", "acked"}]
 PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Brokers,
                      dir: [Brokers -> DirValues], leader: Brokers \cup {NONE},
@@ -19,7 +21,7 @@ PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Broker
 QueueEntries == DirIds \cup {LOST, NONE}
 
 TypeOK ==
-    /\ dirsOf \in [Brokers -> SUBSET DirIds]
+    /\ dirsOf \in [Brokers -> SUBSET DirValues]
     /\ alive \in [Brokers -> BOOLEAN]
     /\ zk \in [Brokers -> BOOLEAN]
     /\ \A b \in Brokers : online[b] \subseteq dirsOf[b]
@@ -34,7 +36,7 @@ TypeOK ==
                               res: [Partitions -> {"none", "ok", "err", "unknown"}]]
     /\ \A b \in Brokers : hbPending[b] \subseteq knownFailed[b]
     /\ \A b \in Brokers : hbResp[b] = NONE \/ hbResp[b] \subseteq dirsOf[b]
-    /\ reg \in [Brokers -> [dirs: SUBSET DirIds, fenced: BOOLEAN, epoch: 1..MaxEpoch,
+    /\ reg \in [Brokers -> [dirs: SUBSET DirValues, fenced: BOOLEAN, epoch: 1..MaxEpoch,
                             zk: BOOLEAN, multi: BOOLEAN]]
     /\ part \in [Partitions -> PartitionRecords]
     /\ movesLeft \in 0..MaxMoves
@@ -42,11 +44,12 @@ TypeOK ==
     /\ unfencedWith \in [Brokers -> SUBSET Partitions]
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
-(* directories with the same UUID, the Broker will fail at startup"), and a   *)
-(* registration only lists dirs of that broker.                              *)
+(* directories with the same UUID, the Broker will fail at startup"), on     *)
+(* disk and in the registrations (a registration may still list the id of a  *)
+(* disk replaced since: it is stale, not shared).                            *)
 UniqueDirIds ==
-    /\ \A b1, b2 \in Brokers : b1 # b2 => dirsOf[b1] \cap dirsOf[b2] = {}
-    /\ \A b \in Brokers : reg[b].dirs \subseteq dirsOf[b]
+    \A b1, b2 \in Brokers :
+        b1 # b2 => (dirsOf[b1] \cup reg[b1].dirs) \cap (dirsOf[b2] \cup reg[b2].dirs) = {}
 
 (* Reserved UUIDs are never used as a real directory id. *)
 NoReservedDirIds ==
@@ -113,7 +116,7 @@ MetadataDirMatchesDisk ==
 (* KAFKA-17190.  Safety approximation: once the controller has answered      *)
 (* UNKNOWN_TOPIC_ID for a partition and the broker's image shows it deleted,  *)
 (* the broker no longer queues an assignment for it (the buggy manager kept   *)
-(* retrying it forever).  The liveness form is AssignmentQueueDrainsLive.     *)
+(* retrying it forever).  The liveness form is AssignmentQueueDrainsLive.    *)
 AssignmentQueueDrains ==
     \A b \in Brokers, p \in Partitions :
         p \in rejected[b] /\ ImageDeleted(b, p) => queue[b][p] = NONE
@@ -125,14 +128,22 @@ AckOnlyWhatWasSent ==
     \A b \in Brokers :
         alive[b] => \A d \in knownFailed[b] \ hbPending[b] : d \notin reg[b].dirs
 
+\* State constraint for small configurations: at most one failed dir in the
+\* cluster at a time.
+OneFailedDir ==
+    Cardinality(UNION {{<<b, d>> : d \in dirsOf[b] \ online[b]} : b \in Brokers}) <= 1
+
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
 
 -----------------------------------------------------------------------------
-(* Liveness forms, for later work (not used by the .cfg files yet).          *)
+(* Liveness forms, checked under LiveSpec (KIP858_*_live*.cfg, no SYMMETRY:  *)
+(* symmetry is unsound for liveness).                                       *)
 
-\* Every replica on a failed dir eventually loses leadership and ISR membership
-\* (or its broker stops, or the partition goes away).
+(* After a log dir fails, every replica on it loses leadership and ISR        *)
+(* membership (so every partition led from it gets a new leader, or none      *)
+(* when it was the last ISR member), or its broker shuts down, or the         *)
+(* partition goes away.                                                       *)
 NoLeaderOnOfflineDirLive ==
     \A b \in Brokers, p \in Partitions :
         (alive[b] /\ LiveReplicaOf(p, b) /\ logs[b][p].cur \cap knownFailed[b] # {})
@@ -140,14 +151,16 @@ NoLeaderOnOfflineDirLive ==
                 \/ ~LiveReplicaOf(p, b)
                 \/ part[p].leader # b /\ (b \notin part[p].isr \/ part[p].isr = {b}))
 
-\* Once quiet, the controller's directory of every replica is the dir holding
-\* the broker's current log.
+(* KAFKA-16297.  Eventually for good, the controller's directory of every     *)
+(* replica on a running multi-dir broker is the online dir holding its log    *)
+(* (once no move is under way).                                               *)
 MetadataDirMatchesDiskLive ==
     <>[](\A b \in Brokers : alive[b] /\ IsMulti(b) => \A p \in Partitions : DirMatches(b, p))
 
-\* With no further topology change the queue empties.  KAFKA-17190 retried a
-\* deleted topic forever.  (Needs a run without EnableRpcErrors, or strong
-\* fairness on successful sends.)
+(* KAFKA-17190.  With no further topology change (failures, moves, creation   *)
+(* and deletion are finite here) every broker's assignment queue empties and  *)
+(* stays empty.  Needs EnableRpcErrors off: weak fairness does not stop a     *)
+(* request from failing forever.                                              *)
 AssignmentQueueDrainsLive ==
     \A b \in Brokers : <>[](alive[b] => queue[b] = EmptyQ /\ inflight[b] = NONE)
 

@@ -31,7 +31,8 @@
 (*  - replicas never move between brokers; partitions are never re-created *)
 (*    after deletion (a partition model value doubles as its topic id).    *)
 (*  - a restart either repairs every failed dir (data intact) or none; a   *)
-(*    broker's log.dirs never change (no reconfiguration).                  *)
+(*    failed disk may instead be replaced by an empty one (new dir id); a   *)
+(*    broker's log.dirs never change otherwise (no reconfiguration).       *)
 (*  - ZK-mode brokers are registered unfenced (KIP-866) and send           *)
 (*    assignments; the ZK controller is not modelled otherwise.            *)
 (*                                                                         *)
@@ -58,6 +59,8 @@ CONSTANTS
     EnableRestart,      \* broker crash (incl. metadata.log.dir failure) and restart
     EnableDeletion,     \* topic deletion
     EnableRpcErrors,    \* AssignReplicasToDirs requests may fail as a whole (retriable)
+    EnableDiskReplace,  \* a failed disk is replaced while its broker is down (new directory.id)
+    PinLayout,          \* one initial layout of dir ids per shape (use without SYMMETRY)
     \* bounds
     MaxEpoch,           \* broker registrations (epochs) per broker
     MaxLeaderEpoch,     \* used by the state constraint EpochBound
@@ -69,6 +72,10 @@ CONSTANTS
     BugRetryDeletedTopic,       \* KAFKA-17190
     BugAckUnsent,               \* race found while implementing KAFKA-15649
     BugUnfenceWithUnassigned,
+    BugForeignDirId,            \* a disk copied from another broker is loaded (node.id unchecked)
+    BugReservedDirId,           \* directory.id generated without excluding MIGRATING_DIR
+    BugElectOutsideIsr,         \* unclean leader election: any live replica may lead
+    BugKeepLeaderOnReregister,  \* a re-registering broker is fenced but keeps leadership
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -81,10 +88,12 @@ ASSUME /\ Revision \in {"a", "b"}
        /\ Reserved \cap DirIds = {}
        /\ NONE \notin DirIds \cup Reserved \cup Brokers
        /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,
-                       EnableDeletion, EnableRpcErrors,
+                       EnableDeletion, EnableRpcErrors, EnableDiskReplace, PinLayout,
                        BugIgnoreAssignIntoOfflineDir, BugRecreateElsewhere,
                        BugNoRevertOnAbort, BugRetryDeletedTopic, BugAckUnsent,
-                       BugUnfenceWithUnassigned, LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugUnfenceWithUnassigned, BugForeignDirId, BugReservedDirId,
+                       BugElectOutsideIsr, BugKeepLeaderOnReregister,
+                       LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -131,9 +140,18 @@ NoPartition == [state |-> "none", replicas |-> {}, dir |-> [b \in Brokers |-> UN
                 leader |-> NONE, isr |-> {}, lepoch |-> 0]
 
 \* Every way of giving each broker its own disjoint set of log dirs.
-Layouts == {f \in [Brokers -> SUBSET DirIds] :
-               /\ \A b \in Brokers : Cardinality(f[b]) \in DirCounts
-               /\ \A b1, b2 \in Brokers : b1 # b2 => f[b1] \cap f[b2] = {}}
+AllLayouts == {f \in [Brokers -> SUBSET DirIds] :
+                  /\ \A b \in Brokers : Cardinality(f[b]) \in DirCounts
+                  /\ \A b1, b2 \in Brokers : b1 # b2 => f[b1] \cap f[b2] = {}}
+
+\* Layouts that differ only by a renaming of dir ids behave alike.  PinLayout
+\* keeps one layout per shape (number of dirs of each broker): the same
+\* reduction SYMMETRY gives over DirIds, for runs without SYMMETRY (which
+\* liveness checking needs, and which is cheaper for small models).
+Shape(f) == [b \in Brokers |-> Cardinality(f[b])]
+Layouts == IF PinLayout
+           THEN {CHOOSE f \in AllLayouts : Shape(f) = Shape(g) : g \in AllLayouts}
+           ELSE AllLayouts
 
 \* The broker is configured with several entries in log.dirs.
 IsMulti(b) == Cardinality(dirsOf[b]) > 1
@@ -278,11 +296,13 @@ DeletePartition(p) ==
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
 
 \* Leader election from the ISR (no unclean election): the candidate must be
-\* unfenced and its replica not offline ("Metadata caching").
+\* unfenced and its replica not offline ("Metadata caching").  BugElectOutsideIsr:
+\* unclean leader election -- when the last ISR member is gone, any replica on
+\* an online dir may lead, without the records it missed.
 ElectLeader(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader = NONE
-    /\ b \in part[p].isr
+    /\ b \in (IF BugElectOutsideIsr THEN part[p].replicas ELSE part[p].isr)
     /\ Eligible(p, b)
     /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
     /\ dirty' = DirtyAfter
@@ -370,8 +390,12 @@ Reconcile(b, p) ==
          ELSE Keep
     ELSE IF on # {}
     THEN \* the log exists in an online dir: correct any other assignment
-         \* (UNASSIGNED, MIGRATING, LOST, another dir, an unknown dir)
-         {[log |-> L, q |-> IF md \in on THEN q0 ELSE Assign(c)] : c \in on}
+         \* (UNASSIGNED, MIGRATING, LOST, another online dir, an unknown dir).
+         \* An assignment to a dir that failed while the broker ran fits none of
+         \* the KIP's cases: no action -- which is why an accepted move that is
+         \* not reverted (KAFKA-16297) stays wrong until the broker restarts.
+         {[log |-> L, q |-> IF md \in on \cup knownFailed[b] THEN q0 ELSE Assign(c)] :
+             c \in on}
     ELSE IF vis # {}
     THEN \* the log is on a dir that failed: the partition is offline here.
          \* KAFKA-16234: the broker re-created it in another dir.
@@ -587,10 +611,13 @@ Resume(L, on) ==
 \* Start and register ("Broker lifecycle management", "Broker registration"):
 \* LogDirs = the dirs that loaded (a failed dir's id cannot be read); the
 \* registration also records whether some dir is offline.  A KRaft broker
-\* registers fenced; a new epoch fences the previous incarnation.  The broker
-\* then compares the whole image with its disks (footnote 4).
+\* registers fenced; a new epoch fences the previous incarnation (leader and ISR
+\* move off it).  The broker then compares the whole image with its disks
+\* (footnote 4).  BugKeepLeaderOnReregister: the controller fences the new
+\* incarnation but leaves the partitions alone, waiting for a session timeout
+\* that never comes since the broker heartbeats again.
 StartBroker(b, on, isZk) ==
-    LET newPart == FencePartitions(b)
+    LET newPart == IF BugKeepLeaderOnReregister THEN part ELSE FencePartitions(b)
     IN
     /\ alive' = [alive EXCEPT ![b] = TRUE]
     /\ zk' = [zk EXCEPT ![b] = isZk]
@@ -632,6 +659,45 @@ RestartIntoKRaft(b) ==
     /\ zk[b]
     /\ reg[b].epoch < MaxEpoch
     /\ \E on \in RestartDirs(b) : StartBroker(b, on, FALSE)
+
+\* Ids that still mean something: on a disk, in a registration, in the
+\* metadata or in a message.  A random UUID never collides with one of them.
+IdsInUse ==
+    UNION {dirsOf[x] \cup reg[x].dirs : x \in Brokers}
+    \cup {part[p].dir[x] : p \in Partitions, x \in Brokers}
+    \cup {queue[x][p] : x \in Brokers, p \in Partitions}
+    \cup {inflight[x].asg[p] : x \in {y \in Brokers : inflight[y] # NONE}, p \in Partitions}
+
+\* "meta.properties", "Reserved UUIDs": a dir whose meta.properties has no
+\* directory.id gets a random id, never a reserved one.  BugReservedDirId: a
+\* generator that only excludes UNASSIGNED_DIR and LOST_DIR -- Uuid(0,0) and
+\* Uuid(0,1), the two ids Uuid.randomUuid() excludes -- may yield MIGRATING_DIR,
+\* Uuid(0,2).  BugForeignDirId: the new disk is a copy of another broker's log
+\* dir, meta.properties included; the broker should refuse to start (its
+\* node.id does not match) but loads it, so two brokers have the same dir id.
+NewDirIds(b) ==
+    (DirIds \ IdsInUse)
+    \cup (IF BugReservedDirId THEN {MIGRATING} ELSE {})
+    \cup (IF BugForeignDirId THEN UNION {dirsOf[x] : x \in Brokers \ {b}} ELSE {})
+
+\* The logs of a disk that is gone; a move whose future replica was on it is over.
+Wipe(L, d) ==
+    IF L.fut = d THEN [cur |-> L.cur \ {d}, fut |-> NONE, phase |-> "none"]
+    ELSE [L EXCEPT !.cur = @ \ {d}]
+
+\* A failed disk of a stopped broker is replaced by an empty one ("Broker
+\* lifecycle management": a missing directory.id is generated at startup; the
+\* id it will get is chosen here).  Its logs are lost; at the next registration
+\* the dir is new, hence assumed empty ("Broker registration").
+ReplaceDisk(b, d) ==
+    /\ EnableDiskReplace
+    /\ ~alive[b]
+    /\ d \in dirsOf[b] \ online[b]
+    /\ \E n \in NewDirIds(b) :
+         /\ dirsOf' = [dirsOf EXCEPT ![b] = (@ \ {d}) \cup {n}]
+         /\ online' = [online EXCEPT ![b] = @ \cup {n}]
+    /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> Wipe(logs[b][p], d)]]
+    /\ UNCHANGED <<alive, zk, knownFailed, dirty, seen, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
 (* Intra-broker replica movement (KIP-113, as changed by KIP-858)           *)
@@ -686,7 +752,7 @@ Next ==
           \/ MoveCaughtUp(b, p)
           \/ MovePromote(b, p)
     \/ \E b \in Brokers, p \in Partitions, d \in DirIds : MoveStart(b, p, d)
-    \/ \E b \in Brokers, d \in DirIds : DirFail(b, d)
+    \/ \E b \in Brokers, d \in DirIds : DirFail(b, d) \/ ReplaceDisk(b, d)
     \/ \E b \in Brokers :
           \/ AssignSend(b)
           \/ AssignResponse(b)

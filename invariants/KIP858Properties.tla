@@ -116,7 +116,7 @@ MetadataDirMatchesDisk ==
 (* KAFKA-17190.  Safety approximation: once the controller has answered      *)
 (* UNKNOWN_TOPIC_ID for a partition and the broker's image shows it deleted,  *)
 (* the broker no longer queues an assignment for it (the buggy manager kept   *)
-(* retrying it forever).  The liveness form is AssignmentQueueDrainsLive.    *)
+(* retrying it forever).  The liveness form is AssignmentQueueDrainsLive.     *)
 AssignmentQueueDrains ==
     \A b \in Brokers, p \in Partitions :
         p \in rejected[b] /\ ImageDeleted(b, p) => queue[b][p] = NONE
@@ -127,11 +127,6 @@ AssignmentQueueDrains ==
 AckOnlyWhatWasSent ==
     \A b \in Brokers :
         alive[b] => \A d \in knownFailed[b] \ hbPending[b] : d \notin reg[b].dirs
-
-\* State constraint for small configurations: at most one failed dir in the
-\* cluster at a time.
-OneFailedDir ==
-    Cardinality(UNION {{<<b, d>> : d \in dirsOf[b] \ online[b]} : b \in Brokers}) <= 1
 
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)

@@ -267,3 +267,17 @@ Next == /\\ [x < N /\\ x' = x + 1]_x
 """, "CONSTANT N = 2\nINIT Init\nNEXT Next\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 6, 14)
+
+
+def test_a_let_definition_used_in_an_action_branches_on_its_disjunction(tmp_path):
+    """TLC expands `LET g == A \\/ B IN g` in place: each true disjunct generates the successor
+    again (TLC: 5 generated, 3 distinct)."""
+    spec = write_spec(tmp_path, "LetOr", """EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == /\\ x < 2
+        /\\ LET g == x >= 0 \\/ x < 5 IN g
+        /\\ x' = x + 1
+""", "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 5)

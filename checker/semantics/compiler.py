@@ -448,6 +448,17 @@ class Compiler:
                     depth += 1
                 self._continue(pending, lines, depth, e.span)
                 return
+        # A LET definition used as a conjunct: expanded in place, like an operator call.
+        if isinstance(e, ast.Ident):
+            b = env.locals.get(e.name)
+            if (b is not None and b[0] in ("val", "lazy") and len(b) == 4
+                    and id(b[2]) not in self._inlining):
+                self._inlining.add(id(b[2]))
+                try:
+                    self._gen(b[2], b[3], pending, lines, depth)
+                finally:
+                    self._inlining.discard(id(b[2]))
+                return
         # A call of a user operator: TLC evaluates its body in place, so an \E or a
         # disjunction inside it enumerates (and may produce the same successor several times).
         target = self._user_def(e, env)
@@ -624,13 +635,15 @@ class Compiler:
             if isinstance(d, ast.OpDef) and not d.params:
                 code, flags = self.expr(d.body, inner)
                 self._let_flags |= flags
+                # The definition's body and scope ride along: an action that uses it as a
+                # conjunct expands it in place, as TLC does (its \/ and \E branch).
                 if flags == 0 or _trivial(code):
-                    b = ("val", code)
+                    b = ("val", code, d.body, inner)
                     inner = inner.bind({d.name: b})
                     continue
                 local = self._local(d.name)
                 self._note_binds([local])
-                b = ("lazy", local)
+                b = ("lazy", local, d.body, inner)
                 out.append((d.name, b, local, f"_Lazy(lambda: {code})"))
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark kipcheck: distinct states, seconds, states/s and peak memory per model.
 
-    python bench/run.py                         # the shipped KIP models
+    python bench/run.py                         # the manifest's medium KIP models
+    python bench/run.py --size small            # ... or its small ones
     python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
     python bench/run.py --only TwoPhase
 
@@ -23,16 +24,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# name -> (spec, cfg, extra args); paths relative to the repository root.
-SHIPPED = {
-    "KIP858_a_small_assign": ("invariants/KIP858Properties.tla",
-                              "invariants/KIP858_a_small_assign.cfg", ["--lib", "spec"]),
-    "KIP858_bug_no_revert_on_abort": ("invariants/KIP858Properties.tla",
-                                      "invariants/KIP858_bug_no_revert_on_abort.cfg",
-                                      ["--lib", "spec"]),
-    "KIP858_a_small_failures": ("invariants/KIP858Properties.tla",
-                                "invariants/KIP858_a_small_failures.cfg", ["--lib", "spec"]),
-}
+
+
+def shipped(size: str) -> dict:
+    """The manifest's models of one size: name -> (spec, cfg, extra args), paths relative to
+    the repository root."""
+    sys.path.insert(0, str(ROOT))
+    from checker.manifest import load
+
+    out = {}
+    for e in load(ROOT / "invariants" / "manifest.json").entries:
+        if e.size == size:
+            extra = [arg for d in e.lib for arg in ("--lib", d)]
+            out[e.name] = (e.spec, e.config, extra)
+    return out
+
 
 # name -> (directory in tlaplus/Examples, spec file, cfg text or cfg file name, extra args)
 PUBLIC_COMMIT = "32a32c7"
@@ -74,10 +80,13 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--examples", type=Path, help="git dir of a tlaplus/Examples mirror")
     ap.add_argument("--only", action="append", default=[], help="substring of a model name")
+    ap.add_argument("--size", default="medium", choices=("small", "medium"),
+                    help="which of the manifest's models to run (default: medium)")
     args = ap.parse_args()
     kipcheck = [sys.executable, "-m", "checker.cli", "check"]
     rows = []
-    jobs = [(n, ROOT, [*kipcheck, s, "--config", c, *x]) for n, (s, c, x) in SHIPPED.items()]
+    jobs = [(n, ROOT, [*kipcheck, s, "--config", c, *x])
+            for n, (s, c, x) in shipped(args.size).items()]
     scratch = None
     if args.examples:
         scratch = Path(tempfile.mkdtemp(prefix="kipcheck-bench-"))

@@ -57,6 +57,7 @@ class Outcome:
             "verdict": self.verdict, "property": self.property,
             "distinct_states": self.distinct_states, "states_generated": self.states_generated,
             "depth": self.depth, "trace_length": self.trace_length,
+            "loop": self.loop,  # a lasso's cycle starts at this state index (0-based), or null
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
         }

@@ -131,3 +131,11 @@ Inv == (\\A k \\in 1..2 : ENABLED Inc(k)) = (x < 3)
     (tmp_path / "En.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
     o = check(tmp_path / "En.tla", tmp_path / "En.cfg")
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 7, 9)  # TLC's
+
+
+def test_report_json_gives_the_lasso_loop(tmp_path):
+    o = live(tmp_path, "WeakSpec", "NoStarvation")
+    r = o.report()
+    assert (r["verdict"], r["property"], r["trace_length"], r["loop"]) == (
+        "property", "NoStarvation", 4, 1)
+    assert live(tmp_path, "WeakSpec", "Mutex").report()["loop"] is None

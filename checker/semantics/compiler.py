@@ -146,6 +146,9 @@ class Compiler:
         self.mode = "expr"  # expr | action | init: how variables and primes compile
         self.primes: dict | None = None  # var -> python local, in action/init mode
         self.g["LEVEL"] = [0]
+        # Constant code may call a definition as f(s, t, ...); evaluated once at compile time,
+        # it has no state (generated functions take s and t as parameters).
+        self.g["s"] = self.g["t"] = None
         self.g["_UNKNOWN"] = UNKNOWN
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
 
@@ -710,7 +713,8 @@ class Compiler:
     def _hoist(self, code: str, flags: int) -> str:
         try:
             value = eval(code, self.g)  # noqa: S307 - code we generated ourselves
-        except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError):
+        except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError,
+                NameError):
             return code
         return self._const_name(value)
 
@@ -1118,7 +1122,7 @@ class Compiler:
             if flags == 0:
                 return fname, 0
             return f"{fname}(s, t)", flags
-        return f"{fname}(s, t, {', '.join(args)})", flags | STATE
+        return f"{fname}(s, t, {', '.join(args)})", flags
 
     def _compiled_def(self, d: ast.OpDef, denv: Env, key):
         hit = self._defs.get(key) if denv.frame.cacheable else None
@@ -1148,7 +1152,9 @@ class Compiler:
             const = self._const_name(value)
             self._defs[key] = (const, 0)
             return const, 0
-        result = (fname, flags | (STATE if d.params else 0))
+        # With parameters, a definition that reads no state is a pure function of its
+        # arguments: a call with constant arguments is itself constant (and computed once).
+        result = (fname, flags)
         self._defs[key] = result
         return result
 

@@ -321,8 +321,7 @@ def _property_parts(compiler: Compiler, translator, e, env):
 
 def _box_action(compiler: Compiler, a, v, env, name):
     """[A]_v holds on a step when A holds or v is unchanged."""
-    expr = ast.OpApp("\\lor", (a, ast.OpApp("=", (ast.OpApp("'", (v,), span=v.span), v),
-                                             span=v.span)), span=a.span)
+    expr = comp.subscripted_action(ast.BoxAction(a, v, span=a.span))
     return compiler.compile_action_predicate(expr, env, f"aprop_{name}")
 
 
@@ -332,44 +331,6 @@ def _perm_dict(p) -> dict:
     if type(p) is tuple:
         return {k: v for k, v in enumerate(p, 1) if k != v}
     raise CompileError("SYMMETRY must be a set of permutations")
-
-
-def _permute(v, perm: dict, cache: dict | None = None):
-    """The value with model values renamed by `perm` (a dict holding the moved ones).
-
-    Returns `v` itself when nothing in it moves, so unchanged parts keep their identity and
-    cost no allocation. `cache` (object id -> (value, image)) remembers images of composite
-    values: states share most sub-values, so most images are found rather than rebuilt."""
-    t = type(v)
-    if t is ModelValue:
-        return perm.get(v, v)
-    if t is not tuple and t is not frozenset and t is not Fn:
-        return v
-    if cache is not None:
-        e = cache.get(id(v))
-        if e is not None and e[0] is v:
-            return e[1]
-    if t is Fn:
-        keys, vals = v
-        nkeys = [_permute(k, perm, cache) for k in keys]
-        nvals = [_permute(x, perm, cache) for x in vals]
-        if all(a is b for a, b in zip(nkeys, keys, strict=True)):
-            if all(a is b for a, b in zip(nvals, vals, strict=True)):
-                out = v
-            else:
-                out = Fn((keys, tuple(nvals)))
-        else:
-            out = make_fn(zip(nkeys, nvals, strict=True))
-    else:
-        items = [_permute(x, perm, cache) for x in v]
-        out = v
-        for a, b in zip(items, v, strict=False):
-            if a is not b:
-                out = t(items)
-                break
-    if cache is not None:
-        cache[id(v)] = (v, out)
-    return out
 
 
 def _group_closure(perms: list[dict], limit: int = 100_000) -> list[dict]:

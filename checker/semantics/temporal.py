@@ -8,8 +8,6 @@ primes) evaluated on a step. `[A]_v` and `<<A>>_v` are actions.
 """
 from __future__ import annotations
 
-import re
-
 from ..engine import liveness as ltl
 from ..frontend import ast
 from .compiler import (
@@ -21,7 +19,6 @@ from .compiler import (
     subscripted_action,
 )
 from .runtime import enum
-from .values import EvalError
 
 _TEMPORAL_OPS = ("[]", "<>", "~>", "-+->")
 
@@ -237,16 +234,13 @@ class Translator:
                     found.append(t)
                     raise _Found
 
+            # Variables A leaves free are unknown; if their values are needed (an action of a
+            # refined spec, seen through a refinement mapping) this raises JudgeBySteps and
+            # the liveness search decides on candidate states.
             try:
                 gen(s, emit)
             except _Found:
                 return True
-            except EvalError as err:
-                if not _UNBUILDABLE.search(err.message):
-                    raise
-                # A's primes are not all on variables (an action of a refined spec, seen
-                # through a refinement mapping): judge it on the steps the spec can take.
-                raise ltl.JudgeBySteps from None
             return False
 
         def taken(s, t) -> bool:
@@ -282,9 +276,6 @@ class Translator:
 
 class _Found(Exception):
     pass
-
-
-_UNBUILDABLE = re.compile("used before it was assigned|not completely specified")
 
 
 def _text(e) -> str:

@@ -116,6 +116,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     except AssertFailure as e:
         return Outcome("assert", message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)
+    if max_depth is not None and built.model.liveness:
+        built.warnings.append("liveness properties were not checked: --max-depth cuts the "
+                              "behaviour graph, and its cut ends would look like states that "
+                              "stutter forever")
     span = built.compiler.span_of(result.exc) if result.exc is not None else None
     return Outcome(result.verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,

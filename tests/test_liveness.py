@@ -139,3 +139,11 @@ def test_report_json_gives_the_lasso_loop(tmp_path):
     assert (r["verdict"], r["property"], r["trace_length"], r["loop"]) == (
         "property", "NoStarvation", 4, 1)
     assert live(tmp_path, "WeakSpec", "Mutex").report()["loop"] is None
+
+
+def test_max_depth_skips_liveness_with_a_warning(tmp_path):
+    cfg = tmp_path / "Live.cfg"
+    cfg.write_text("CONSTANT Procs = {p1, p2}\nSPECIFICATION WeakSpec\nPROPERTY NoStarvation\n")
+    o = check(SPECS / "Live.tla", cfg, max_depth=2)
+    assert o.verdict == "ok" and o.loop is None
+    assert any("liveness properties were not checked" in w for w in o.warnings)

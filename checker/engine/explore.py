@@ -129,7 +129,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     action_props = model.action_properties
     outdeg: list[int] = []
     recorder = None
-    if model.liveness:
+    if model.liveness and max_depth is None:
         recorder = _GraphRecorder(model.actions)
         on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
@@ -279,7 +279,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
-        if recorder is not None:
+        if recorder is not None and max_depth is None:  # a cut graph has false dead ends
             _check_liveness(model, recorder.finish())
         verdict, prop, trace, message, error_at, exc = "ok", None, [], None, None, None
         loop = loop_step = None

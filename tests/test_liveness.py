@@ -147,3 +147,29 @@ def test_max_depth_skips_liveness_with_a_warning(tmp_path):
     o = check(SPECS / "Live.tla", cfg, max_depth=2)
     assert o.verdict == "ok" and o.loop is None
     assert any("liveness properties were not checked" in w for w in o.warnings)
+
+
+@pytest.mark.parametrize("prop, message, line", [
+    ("P1", "needs a finite domain", 7),
+    ("P2", "cannot check this temporal formula", 8),
+    ("P3", "not an action", 9),
+])
+def test_properties_kipcheck_cannot_check_are_spec_errors_with_a_location(tmp_path, prop,
+                                                                           message, line):
+    from checker.frontend import KipcheckError
+
+    (tmp_path / "Bad.tla").write_text("""---- MODULE Bad ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == x' = (x + 1) % 3
+Spec == Init /\\ [][Next]_x /\\ WF_x(Next)
+P1 == \\E n \\in Nat : <>(x = n)
+P2 == \\EE y : <>(x = 1)
+P3 == x' = x
+====
+""")
+    (tmp_path / "Bad.cfg").write_text(f"SPECIFICATION Spec\nPROPERTY {prop}\n")
+    with pytest.raises(KipcheckError, match=message) as err:
+        check(tmp_path / "Bad.tla", tmp_path / "Bad.cfg")
+    assert err.value.exit_code == 150 and err.value.span.line == line

@@ -19,6 +19,7 @@ from .compiler import (
     subscripted_action,
 )
 from .runtime import enum
+from .values import EvalError
 
 _TEMPORAL_OPS = ("[]", "<>", "~>", "-+->")
 
@@ -166,9 +167,14 @@ class Translator:
             except _NotConstant:
                 raise CompileError("the domain of a quantifier over a temporal formula must be "
                                    "constant", b.domain.span) from None
+            try:
+                values = list(enum(dom))
+            except EvalError as err:
+                raise CompileError(f"a quantifier over a temporal formula needs a finite domain "
+                                   f"({err.message})", b.domain.span) from None
             nxt = []
             for benv in envs:
-                for v in enum(dom):
+                for v in values:
                     if b.tuple:
                         binds = {n: ("val", self.c._const_name(x))
                                  for n, x in zip(b.names, v, strict=True)}

@@ -490,7 +490,9 @@ def ordered(s) -> list:
 # Printing in TLA+ syntax (as TLC prints values)
 
 
-def show(v) -> str:
+def show(v, elements=None, items=None) -> str:
+    """v in TLA+ syntax, as TLC prints it. `elements(set)` and `items(function)` give the
+    printing order (default: this run's order); trace writers pass a recorded one."""
     t = type(v)
     if t is bool:
         return "TRUE" if v else "FALSE"
@@ -501,18 +503,21 @@ def show(v) -> str:
     if t is ModelValue:
         return v.name
     if t is frozenset:
-        return "{" + ", ".join(show(e) for e in ordered(v)) + "}"
+        return "{" + ", ".join(show(e, elements, items)
+                               for e in (elements or ordered)(v)) + "}"
     if t is tuple:
-        return "<<" + ", ".join(show(e) for e in v) + ">>"
+        return "<<" + ", ".join(show(e, elements, items) for e in v) + ">>"
     if t is Fn:
-        keys, vals = v
-        if all(type(k) is str for k in keys):
-            return "[" + ", ".join(f"{k} |-> {show(x)}" for k, x in zip(keys, vals,
-                                                                          strict=True)) + "]"
-        return "(" + " @@ ".join(f"{show(k)} :> {show(x)}" for k, x in zip(keys, vals,
-                                                                           strict=True)) + ")"
+        pairs = items(v) if items else list(zip(v[0], v[1], strict=True))
+        if all(type(k) is str for k, _ in pairs):
+            return "[" + ", ".join(f"{k} |-> {show(x, elements, items)}" for k, x in pairs) + "]"
+        return "(" + " @@ ".join(f"{show(k, elements, items)} :> {show(x, elements, items)}"
+                                 for k, x in pairs) + ")"
     if isinstance(v, LazySet):
         return repr(v)
+    if callable(v):
+        return "<operator>"
+    return repr(v)
     if callable(v):
         return "<operator>"
     return repr(v)

@@ -8,7 +8,7 @@ a fresh process that read it back from a file.
 """
 from __future__ import annotations
 
-from ..semantics.values import Fn, ModelValue
+from ..semantics.values import Fn, ModelValue, show
 
 
 class Opaque:
@@ -93,27 +93,8 @@ class Printer:
         return sorted(zip(f.keys, f.vals, strict=True), key=lambda kv: self.key(kv[0]))
 
     def show(self, v) -> str:
-        """`v` in TLA+ syntax, exactly as TLC prints it."""
-        t = type(v)
-        if t is bool:
-            return "TRUE" if v else "FALSE"
-        if t is int:
-            return str(v)
-        if t is str:
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-        if t is ModelValue:
-            return v.name
-        if t is frozenset:
-            return "{" + ", ".join(self.show(e) for e in self.elements(v)) + "}"
-        if t is tuple:
-            return "<<" + ", ".join(self.show(e) for e in v) + ">>"
-        if t is Fn:
-            pairs = self.items(v)
-            if all(type(k) is str for k, _ in pairs):
-                return "[" + ", ".join(f"{k} |-> {self.show(x)}" for k, x in pairs) + "]"
-            return "(" + " @@ ".join(f"{self.show(k)} :> {self.show(x)}"
-                                     for k, x in pairs) + ")"
-        return repr(v)  # lazy sets print as TLC prints them (Nat, SUBSET S); Opaque as read
+        """`v` in TLA+ syntax, exactly as TLC prints it, in the recorded order."""
+        return show(v, self.elements, self.items)
 
     def pretty(self, v, width: int = 80, indent: int = 0) -> str:
         """`show(v)` broken over lines, one element or field a line, when it is wider than

@@ -55,11 +55,6 @@ def always(f):
     return ("R", FALSE, f)
 
 
-# ENABLED cannot be decided by building successors (the action reads a variable it leaves
-# free): decide it on candidate states instead.
-JudgeBySteps = UnknownUsed
-
-
 @dataclass
 class Atom:
     """A predicate of the formula: kind "state" (fn(s)) or "action" (fn(s, t) on a step)."""
@@ -67,8 +62,9 @@ class Atom:
     kind: str
     fn: Callable
     text: str = ""
-    by_steps: int | None = None  # ENABLED: the action atom to try on the state's steps when
-    # fn raises JudgeBySteps
+    # ENABLED <<A>>_v: the atom of the step <<A>>_v, tried on candidate states when fn cannot
+    # decide (it raises UnknownUsed: A reads a variable it leaves free)
+    step_atom: int | None = None
 
 
 @dataclass
@@ -227,8 +223,8 @@ class _Search:
             atom = self.atoms[a]
             try:
                 on = atom.fn(self.g.states[i]) is True
-            except JudgeBySteps:
-                on = self._enabled_by_candidates(self.atoms[atom.by_steps].fn, i)
+            except UnknownUsed:
+                on = self._enabled_by_candidates(self.atoms[atom.step_atom].fn, i)
             v = memo[i] = 2 if on else 1
         return v == 2
 
@@ -249,7 +245,7 @@ class _Search:
         if not v:
             try:
                 on = self.fair[f].enabled(self.g.states[i])
-            except JudgeBySteps:
+            except UnknownUsed:
                 on = self._enabled_by_candidates(self.fair[f].taken, i)
             v = memo[i] = 2 if on else 1
         return v == 2

@@ -241,7 +241,7 @@ class Translator:
                     raise _Found
 
             # Variables A leaves free are unknown; if their values are needed (an action of a
-            # refined spec, seen through a refinement mapping) this raises JudgeBySteps and
+            # refined spec, seen through a refinement mapping) this raises UnknownUsed and
             # the liveness search decides on candidate states.
             try:
                 gen(s, emit)

@@ -402,11 +402,12 @@ class _SymmetryKey:
             return perm.get(v, v)
         if t is not tuple and t is not frozenset and t is not Fn:
             return v
-        if moved.isdisjoint(self._support(v)):
-            return v
         e = cache.get(id(v))
         if e is not None and e[0] is v:
             return e[1]
+        if moved.isdisjoint(self._support(v)):
+            cache[id(v)] = (v, v)
+            return v
         if t is Fn:
             keys, vals = v
             nkeys = [self._permute(k, perm, moved, cache) for k in keys]

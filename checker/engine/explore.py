@@ -129,7 +129,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     action_props = model.action_properties
     outdeg: list[int] = []
     recorder = None
-    if model.liveness and max_depth is None:
+    if model.liveness and max_depth is None:  # a cut graph would have false dead ends
         recorder = _GraphRecorder(model.actions)
         on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
@@ -205,7 +205,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
 
-        def constrained_step(state, succ, key, label, nxt, acov) -> bool:
+        def constrained_step(state, succ, key, action, nxt, acov) -> bool:
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
             properties (always), enqueue if new. True if it was a new state."""
@@ -216,18 +216,18 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             if in_model:
                 skey = key_of(succ) if keyed else succ
                 if on_edge is not None:
-                    on_edge(key, label, skey, succ)
+                    on_edge(key, action, skey, succ)
                 if skey not in parents:
-                    parents[skey] = (key, label, keep(succ))
+                    parents[skey] = (key, action, keep(succ))
                     acov[0] += 1
                     new = True
                     if nxt > stats["depth"]:
                         stats["depth"] = nxt
             if new or not in_model:
-                check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+                check_invariants(succ, _TraceTo(trace_to, key, action, succ))
             for name, pred in action_props:
                 if pred(state, succ) is not True:
-                    raise _Stop("property", name, trace_to(key, step_of(label, succ)))
+                    raise _Stop("property", name, trace_to(key, step_of(action, succ)))
             if new:
                 push((succ, skey, nxt))
             return new
@@ -250,27 +250,27 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 raise _Stop("error", None, trace_to(key),
                             f"{error_message(e)}\nThe error occurred in action {where}.",
                             ("action", where), e) from None
-            label, acov = None, None
+            action, acov = None, None
             for succ in buf:
                 if type(succ) is int:
-                    label, acov = acts[succ]
+                    action, acov = acts[succ]
                     continue
                 stats["generated"] += 1
                 acov[1] += 1
                 if not plain:
-                    if constrained_step(state, succ, key, label, nxt, acov):
+                    if constrained_step(state, succ, key, action, nxt, acov):
                         fresh += 1
                     continue
                 skey = key_of(succ) if keyed else succ
                 if skey in parents:
                     continue
-                parents[skey] = (key, label, keep(succ))
+                parents[skey] = (key, action, keep(succ))
                 acov[0] += 1
                 fresh += 1
                 if nxt > stats["depth"]:
                     stats["depth"] = nxt
                 if invariants:
-                    check_invariants(succ, _TraceTo(trace_to, key, label, succ))
+                    check_invariants(succ, _TraceTo(trace_to, key, action, succ))
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             if progress is not None:
@@ -279,7 +279,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop("deadlock", None, trace_to(key))
-        if recorder is not None and max_depth is None:  # a cut graph has false dead ends
+        if recorder is not None:
             _check_liveness(model, recorder.finish())
         verdict, prop, trace, message, error_at, exc = "ok", None, [], None, None, None
         loop = loop_step = None
@@ -302,7 +302,6 @@ class _GraphRecorder:
 
         self.graph = Graph()
         self.ids: dict = {}
-        self.init_set: set = set()
         self.action_index = {id(a): i for i, a in enumerate(actions)}
 
     def __call__(self, src_key, action, dst_key, dst_state) -> None:
@@ -312,9 +311,8 @@ class _GraphRecorder:
         if dst is None:
             dst = ids[dst_key] = len(g.states)
             g.states.append(dst_state)
-        if src_key is None:
-            if dst not in self.init_set:
-                self.init_set.add(dst)
+        if src_key is None:  # initial states come first: new ones take the next ids
+            if dst == len(g.inits):
                 g.inits.append(dst)
             return
         src = ids[src_key]
@@ -381,13 +379,13 @@ def _replay(model: Model, key_of, chain) -> list[Step]:
 class _TraceTo:
     """The counterexample to a new state, built only if an invariant fails on it."""
 
-    __slots__ = ("build", "key", "label", "state")
+    __slots__ = ("build", "key", "action", "state")
 
-    def __init__(self, build, key, label, state):
-        self.build, self.key, self.label, self.state = build, key, label, state
+    def __init__(self, build, key, action, state):
+        self.build, self.key, self.action, self.state = build, key, action, state
 
     def __call__(self):
-        return self.build(self.key, step_of(self.label, self.state))
+        return self.build(self.key, step_of(self.action, self.state))
 
 
 def _outdegree(samples: list[int]) -> tuple:

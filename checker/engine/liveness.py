@@ -420,25 +420,35 @@ class _Search:
         return self._lasso(roots, *found[owner[nearest]])
 
     # -- the counterexample --------------------------------------------------------------
-    def _path(self, starts, goal: Callable, within: set | None = None):
-        """Shortest product path from one of `starts` to a node satisfying goal:
-        [(node, edge that reached it or None)]."""
+    def _path(self, starts, goal: Callable | None = None, step_goal: Callable | None = None,
+              within: set | None = None, move: bool = False):
+        """Shortest product path from one of `starts`, staying `within` if given, to a node
+        meeting `goal` (not a start itself when `move`) or through a step meeting
+        `step_goal(node, edge)`: [(node, edge that reached it or None)]."""
         parent: dict = {s: None for s in starts}
         queue = deque(starts)
+
+        def path_to(p):
+            path = []
+            while p is not None:
+                prev = parent[p]
+                path.append((p, None if prev is None else prev[1]))
+                p = None if prev is None else prev[0]
+            return path[::-1]
+
         while queue:
             p = queue.popleft()
-            if goal(p):
-                path = []
-                while p is not None:
-                    prev = parent[p]
-                    path.append((p, None if prev is None else prev[1]))
-                    p = None if prev is None else prev[0]
-                return path[::-1]
+            if goal is not None and goal(p) and not (move and parent[p] is None):
+                return path_to(p)
             for w, e in self.successors(p):
-                if w not in parent and (within is None or w in within):
+                if within is not None and w not in within:
+                    continue
+                if step_goal is not None and step_goal(p, e):
+                    return path_to(p) + [(w, e)]
+                if w not in parent:
                     parent[w] = (p, e)
                     queue.append(w)
-        raise AssertionError("liveness: no path inside a strongly connected component")
+        raise AssertionError("liveness: a goal inside a strongly connected component is missing")
 
     def _lasso(self, roots, members: set, needs) -> Lasso:
         """A shortest prefix into the component, then a cycle that greedily goes to the
@@ -449,7 +459,10 @@ class _Search:
         open_needs = [n for n in needs if not (n[0] and n[0](entry))]
         here = entry
         while open_needs:
-            leg = self._leg(here, open_needs, members)
+            leg = self._path(
+                [here], lambda p, ns=open_needs: any(n[0] and n[0](p) for n in ns),
+                lambda p, e, ns=open_needs: any(n[1] and n[1](p, e) for n in ns),
+                members, True)[1:]
             cycle += leg
             for i, (p, e) in enumerate(leg):
                 src = (here if i == 0 else leg[i - 1][0])
@@ -461,35 +474,8 @@ class _Search:
             cycle.append((w, e))
             here = w
         if here != entry:
-            cycle += self._path([here], lambda p: p == entry, members)[1:]
+            cycle += self._path([here], lambda p: p == entry, within=members)[1:]
         return self._states(prefix, cycle)
-
-    def _leg(self, start: int, needs, members: set) -> list:
-        """Shortest path inside `members` from start to a node meeting a node condition, or
-        through a step meeting a step condition: [(node, edge that reached it)]."""
-        parent: dict = {start: None}
-        queue = deque([start])
-
-        def path_to(p, last=None):
-            out = [] if last is None else [last]
-            while parent[p] is not None:
-                out.append((p, parent[p][1]))
-                p = parent[p][0]
-            return out[::-1]
-
-        while queue:
-            p = queue.popleft()
-            if p != start and any(n[0] and n[0](p) for n in needs):
-                return path_to(p)
-            for w, e in self.successors(p):
-                if w not in members:
-                    continue
-                if any(n[1] and n[1](p, e) for n in needs):
-                    return path_to(p, (w, e))
-                if w not in parent:
-                    parent[w] = (p, e)
-                    queue.append(w)
-        raise AssertionError("liveness: a condition of a fair component cannot be reached")
 
     def _states(self, prefix, cycle) -> Lasso:
         """Product path -> behaviour. Steps that leave the state as it is (stuttering, or an

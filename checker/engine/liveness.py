@@ -61,7 +61,6 @@ class Atom:
 
     kind: str
     fn: Callable
-    text: str = ""
     # ENABLED <<A>>_v: the atom of the step <<A>>_v, tried on candidate states when fn cannot
     # decide (it raises UnknownUsed: A reads a variable it leaves free)
     step_atom: int | None = None
@@ -74,7 +73,6 @@ class Fairness:
     kind: str  # "WF" | "SF"
     enabled: Callable
     taken: Callable
-    text: str = ""
 
 
 @dataclass

@@ -8,6 +8,8 @@ primes) evaluated on a step. `[A]_v` and `<<A>>_v` are actions.
 """
 from __future__ import annotations
 
+import itertools
+
 from ..engine import liveness as ltl
 from ..frontend import ast
 from .compiler import (
@@ -140,9 +142,7 @@ class Translator:
             return ltl.conj(ltl.disj(c_neg, then), ltl.disj(c_pos, other))
         target = self._definition(e, env)
         if target is not None:
-            d, denv, args = target
-            binds = {p.name: ("expr", arg, env) for p, arg in zip(d.params, args, strict=True)}
-            return self.formula(d.body, denv.bind(binds) if binds else denv, positive)
+            return self.formula(*_body_of(target, env), positive)
         raise CompileError("kipcheck cannot check this temporal formula (supported: [], <>, ~>, "
                            "WF, SF, boolean connectives, \\A and \\E over constant sets)",
                            getattr(e, "span", None))
@@ -172,25 +172,14 @@ class Translator:
             except EvalError as err:
                 raise CompileError(f"a quantifier over a temporal formula needs a finite domain "
                                    f"({err.message})", b.domain.span) from None
-            nxt = []
-            for benv in envs:
-                for v in values:
-                    if b.tuple:
-                        binds = {n: ("val", self.c._const_name(x))
-                                 for n, x in zip(b.names, v, strict=True)}
-                        nxt.append(benv.bind(binds))
-                    elif len(b.names) == 1:
-                        nxt.append(benv.bind({b.names[0]: ("val", self.c._const_name(v))}))
-                    else:
-                        nxt.extend(self._multi(benv, b.names, dom))
-                        break
-            envs = nxt
-        return envs
-
-    def _multi(self, env: Env, names, dom):
-        envs = [env]
-        for n in names:
-            envs = [x.bind({n: ("val", self.c._const_name(v))}) for x in envs for v in enum(dom)]
+            names = b.names
+            if b.tuple:  # <<x, y>> \in S: each element is a tuple of values
+                combos = [tuple(v) for v in values]
+            else:  # x, y \in S: every combination of values
+                combos = list(itertools.product(values, repeat=len(names)))
+            envs = [benv.bind({n: ("val", self.c._const_name(x))
+                               for n, x in zip(names, combo, strict=True)})
+                    for benv in envs for combo in combos]
         return envs
 
     def _atom(self, e, env: Env, positive: bool):
@@ -205,7 +194,7 @@ class Translator:
             fn = self.c.compile_action_predicate(e, env, name)
         else:
             fn = self.c.compile_predicate(e, env, name)
-        self.atoms.append(ltl.Atom("action" if action else "state", fn, _text(e)))
+        self.atoms.append(ltl.Atom("action" if action else "state", fn))
         return ("lit", n, positive)
 
     def _fairness_formula(self, e: ast.Fairness, env: Env, positive: bool):
@@ -213,8 +202,8 @@ class Translator:
         SF_v(A) == <>[]~ENABLED <<A>>_v \\/ []<><<A>>_v."""
         fair = self.fairness(e, env)
         n = len(self.atoms)
-        self.atoms.append(ltl.Atom("state", fair.enabled, f"ENABLED {fair.text}", n + 1))
-        self.atoms.append(ltl.Atom("action", fair.taken, fair.text))
+        self.atoms.append(ltl.Atom("state", fair.enabled, step_atom=n + 1))
+        self.atoms.append(ltl.Atom("action", fair.taken))
         en, taken = ("lit", n, True), ("lit", n + 1, True)
         not_en, not_taken = ("lit", n, False), ("lit", n + 1, False)
         if positive:
@@ -233,11 +222,9 @@ class Translator:
 
         def enabled(s) -> bool:
             here = sub(s)
-            found = []
 
             def emit(t):
                 if sub(t) != here:
-                    found.append(t)
                     raise _Found
 
             # Variables A leaves free are unknown; if their values are needed (an action of a
@@ -252,7 +239,7 @@ class Translator:
         def taken(s, t) -> bool:
             return sub(s) != sub(t) and step(s, t) is True
 
-        return ltl.Fairness(e.kind, enabled, taken, f"{e.kind}_{_text(e.sub)}({_text(e.action)})")
+        return ltl.Fairness(e.kind, enabled, taken)
 
     # -- the SPECIFICATION's fairness ----------------------------------------------------
     def spec_fairness(self, parts: list) -> tuple[list[ltl.Fairness], tuple]:
@@ -272,9 +259,7 @@ class Translator:
             elif isinstance(e, ast.Quant) and e.kind == "A":
                 work[:0] = [(e.body, benv) for benv in self.bindings(e, env)]
             elif (target := self._definition(e, env)) is not None:
-                d, denv, args = target
-                binds = {p.name: ("expr", a, env) for p, a in zip(d.params, args, strict=True)}
-                work.insert(0, (d.body, denv.bind(binds) if binds else denv))
+                work.insert(0, _body_of(target, env))
             else:
                 extra = ltl.conj(extra, self.formula(e, env, True))
         return out, extra
@@ -284,8 +269,8 @@ class _Found(Exception):
     pass
 
 
-def _text(e) -> str:
-    span = getattr(e, "span", None)
-    if span is None:
-        return "?"
-    return f"line {span.line}, col {span.col}"
+def _body_of(target, env: Env):
+    """A call of a definition as its body, the arguments substituted by name (as TLC does)."""
+    d, denv, args = target
+    binds = {p.name: ("expr", a, env) for p, a in zip(d.params, args, strict=True)}
+    return d.body, denv.bind(binds) if binds else denv

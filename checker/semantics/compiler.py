@@ -186,11 +186,7 @@ class Compiler:
     def compile_action(self, e, env: Env, name: str = "act", partial: bool = False):
         """An action as a generator (s, emit). `partial` (for ENABLED): variables the action
         leaves unassigned are unknown values instead of an error."""
-        saved, self.partial = self.partial, partial
-        try:
-            return self._compile_generator(e, env, "action", name)
-        finally:
-            self.partial = saved
+        return self._compile_generator(e, env, "action", name, partial)
 
     def split_actions(self, e, env: Env | None = None, name: str = "Next") -> list[Action]:
         """Split Next into actions as TLC does, each compiled to a function (s, emit)."""
@@ -310,14 +306,30 @@ class Compiler:
         return _mentions_prime(d.body, self, env, set(), what)
 
     # -- generators (Init and actions) ------------------------------------------------------
-    def _compile_generator(self, e, env: Env, mode: str, name: str):
-        lines: list[str] = []
-        with self._mode(mode, {}):
-            self._gen(e, env, [], lines, 1)
-        body = "\n".join(lines) or "    pass"
+    def _compile_generator(self, e, env: Env, mode: str, name: str, partial: bool = False):
+        """e as a function (s, _out) emitting its successors (or initial states)."""
+        body, _ = self._generator_body(e, env, mode, partial)
         self.last_body = body
-        src = f"def {{name}}(s, _out):\n    t = None\n{body}\n"
-        return self._define(src, name)
+        return self._define_generator(body, name)
+
+    def _define_generator(self, body: str, name: str, params: tuple = ()):
+        extra = "".join(f", {p}" for p in params)
+        return self._define(f"def {{name}}(s, _out{extra}):\n    t = None\n{body}\n", name)
+
+    def _generator_body(self, e, env: Env, mode: str, partial: bool):
+        """The statements enumerating e's successors, and the Python locals they read."""
+        lines: list[str] = []
+        self._uses.append(set())
+        self._binds.append(set())
+        saved, self.partial = self.partial, partial
+        try:
+            with self._mode(mode, {}):
+                self._gen(e, env, [], lines, 1)
+        finally:
+            used = self._uses.pop()
+            self._binds.pop()
+            self.partial = saved
+        return "\n".join(lines) or "    pass", used
 
     def compile_expand(self, actions: list[Action]):
         """All actions in one function (s, emit): emit(i) announces action i, then emit(state)
@@ -579,11 +591,10 @@ class Compiler:
                 return self._target_var(b[1], b[2])
         if self.mode == "action":
             if isinstance(e, ast.OpApp) and e.op == "'" and isinstance(e.args[0], ast.Ident):
-                name = e.args[0].name
-                b = env.locals.get(name)
-                if b is not None and b[0] == "expr" and isinstance(b[1], ast.Ident):
-                    return self._var_of(b[1].name, b[2])  # `q'` with q passed a variable
-                return self._var_of(name, env)
+                b = env.locals.get(e.args[0].name)
+                if b is not None and b[0] == "expr":  # `q'` with q an argument passed by name
+                    return self._target_var(ast.OpApp("'", (b[1],), span=e.span), b[2])
+                return self._var_of(e.args[0].name, env)
             return None
         if self.mode == "init" and isinstance(e, ast.Ident):
             return self._var_of(e.name, env)
@@ -713,8 +724,7 @@ class Compiler:
     def _hoist(self, code: str, flags: int) -> str:
         try:
             value = eval(code, self.g)  # noqa: S307 - code we generated ourselves
-        except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError,
-                NameError):
+        except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError):
             return code
         return self._const_name(value)
 
@@ -1438,22 +1448,10 @@ class Compiler:
     def _enabled(self, a, env: Env) -> tuple[str, int]:
         """`ENABLED A`: A compiled as a generator that stops at its first successor. The
         Python locals A reads (bound names of the enclosing expression) are passed in."""
-        outer = _python_locals(env)
-        lines: list[str] = []
-        self._uses.append(set())
-        self._binds.append(set())
-        saved, self.partial = self.partial, True
-        try:
-            with self._mode("action", {}):
-                self._gen(a, env, [], lines, 1)
-        finally:
-            used = self._uses.pop()
-            self._binds.pop()
-            self.partial = saved
-        params = sorted(used & outer)
+        body, used = self._generator_body(a, env, "action", True)
+        params = tuple(sorted(used & _python_locals(env)))
+        fn = self._define_generator(body, "enabled", params)
         extra = "".join(f", {p}" for p in params)
-        body = "\n".join(lines) or "    pass"
-        fn = self._define(f"def {{name}}(s, _out{extra}):\n    t = None\n{body}\n", "enabled")
         self._note_uses(extra)
         return f"enabled({self._const_name(fn)}, s{extra})", STATE | (LOCAL if params else 0)
 

@@ -143,9 +143,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         raise CompileError(f"{n!r} is not a definition", getattr(d, "span", None))
 
     # Init and Next, and the SPECIFICATION's fairness conjuncts.
+    translator = temporal.Translator(compiler)
     fairness_parts: list = []
     if cfg.specification is not None:
-        init_e, next_e, fairness_parts = _split_spec(compiler, cfg.specification.name, env)
+        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification.name, env)
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
@@ -168,17 +169,17 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     action_props = []
     init_props = []
     liveness_checks = []
-    translator = temporal.Translator(compiler)
     for n in cfg.properties:
         e, denv = body_of(n.name)
         live_parts = []
-        for kind, parts in _property_parts(compiler, translator, e, denv):
+        for kind, parts in _property_parts(translator, e, denv):
             if kind == "invariant":
                 invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"prop_{n.name}")))
-            elif kind == "action":
-                a, v, aenv = parts
-                action_props.append((n.name, _box_action(compiler, a, v, aenv, n.name)))
+            elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
+                box, benv = parts
+                action_props.append((n.name, compiler.compile_action_predicate(
+                    comp.subscripted_action(box), benv, f"aprop_{n.name}")))
             elif kind == "init":
                 init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"init_{n.name}")))
@@ -245,46 +246,41 @@ def _cfg_span(cfg) -> Span:
     return Span(cfg.file, 1, 1)
 
 
-def _flatten_conj(compiler: Compiler, e, env, out: list, depth=0):
+def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
     """Conjuncts of a formula, looking through zero-argument definitions."""
     if depth > 30:
         out.append((e, env))
         return
     if isinstance(e, ast.Junction) and e.kind == "and":
         for x in e.items:
-            _flatten_conj(compiler, x, env, out, depth + 1)
+            _flatten_conj(tr, x, env, out, depth + 1)
         return
     if isinstance(e, ast.OpApp) and e.op == "\\land":
         for x in e.args:
-            _flatten_conj(compiler, x, env, out, depth + 1)
+            _flatten_conj(tr, x, env, out, depth + 1)
         return
     if isinstance(e, ast.Ident) and e.name not in env.locals:
         sym = env.scope.symbols.get(e.name)
         if sym is not None and isinstance(sym.node, ast.OpDef) and not sym.node.params:
             body = sym.node.body
-            denv = compiler._def_env(sym, env)
-            if _is_temporal(body, compiler, denv):
-                _flatten_conj(compiler, body, denv, out, depth + 1)
+            denv = tr.c._def_env(sym, env)
+            if tr.is_temporal(body, denv):
+                _flatten_conj(tr, body, denv, out, depth + 1)
                 return
     out.append((e, env))
 
 
-def _is_temporal(e, compiler: Compiler, env) -> bool:
-    """Does e contain a temporal operator, here or in a definition it uses?"""
-    return temporal.Translator(compiler).is_temporal(e, env)
-
-
-def _split_spec(compiler: Compiler, name: str, env):
-    sym = compiler.root.symbols[name]
+def _split_spec(tr: temporal.Translator, name: str, env):
+    sym = tr.c.root.symbols[name]
     body = sym.node.body
     conj: list = []
-    _flatten_conj(compiler, body, compiler._def_env(sym, env), conj)
+    _flatten_conj(tr, body, tr.c._def_env(sym, env), conj)
     init = nxt = None
     fairness = []
     for e, cenv in conj:
         if isinstance(e, ast.OpApp) and e.op == "[]" and isinstance(e.args[0], ast.BoxAction):
             nxt = (e.args[0].action, cenv)
-        elif _is_temporal(e, compiler, cenv):
+        elif tr.is_temporal(e, cenv):
             fairness.append((e, cenv))
         elif init is None:
             init = (e, cenv)
@@ -295,14 +291,14 @@ def _split_spec(compiler: Compiler, name: str, env):
     return init, nxt, fairness
 
 
-def _property_parts(compiler: Compiler, translator, e, env):
+def _property_parts(tr: temporal.Translator, e, env):
     """A PROPERTY's conjuncts, each sorted as TLC checks it: 'init' (a state predicate, on
     the initial states), 'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (the rest)."""
     conj: list = []
-    _flatten_conj(compiler, e, env, conj)
+    _flatten_conj(tr, e, env, conj)
     for e, env in conj:
-        if not translator.is_temporal(e, env):
-            if comp._mentions_prime(e, compiler, env, set()):
+        if not tr.is_temporal(e, env):
+            if comp._mentions_prime(e, tr.c, env, set()):
                 raise CompileError("a property must be a state predicate or a temporal "
                                    "formula, not an action", e.span)
             yield "init", (e, env)
@@ -310,19 +306,13 @@ def _property_parts(compiler: Compiler, translator, e, env):
         if isinstance(e, ast.OpApp) and e.op == "[]" and "[]" not in env.locals:
             inner = e.args[0]
             if isinstance(inner, ast.BoxAction):
-                yield "action", (inner.action, inner.sub, env)
+                yield "action", (inner, env)
                 continue
-            if (not translator.is_temporal(inner, env)
-                    and not comp._mentions_prime(inner, compiler, env, set())):
+            if (not tr.is_temporal(inner, env)
+                    and not comp._mentions_prime(inner, tr.c, env, set())):
                 yield "invariant", (inner, env)
                 continue
         yield "liveness", (e, env)
-
-
-def _box_action(compiler: Compiler, a, v, env, name):
-    """[A]_v holds on a step when A holds or v is unchanged."""
-    expr = comp.subscripted_action(ast.BoxAction(a, v, span=a.span))
-    return compiler.compile_action_predicate(expr, env, f"aprop_{name}")
 
 
 def _perm_dict(p) -> dict:

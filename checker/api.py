@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine.explore import EVAL_ERRORS, Result, Step, error_message, explore
-from .frontend import KipcheckError, load_spec
+from .frontend import KipcheckError, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
 from .semantics import model as model_builder
@@ -84,8 +84,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     `on_edge` sees every stored state and transition (see engine.explore): `--dump-graph`."""
     started = time.perf_counter()
     if config is None:
-        candidate = Path(spec).with_suffix(".cfg")
-        config = candidate if candidate.is_file() else None
+        config = default_config(spec)
     loaded = load_spec(spec, config, lib)
     try:
         built = model_builder.build(loaded, constants, deadlock)

@@ -10,12 +10,7 @@ from pathlib import Path
 
 import click
 
-from .frontend import KipcheckError, load_spec
-
-
-def _default_config(spec: str) -> str | None:
-    cfg = Path(spec).with_suffix(".cfg")
-    return str(cfg) if cfg.is_file() else None
+from .frontend import KipcheckError, default_config, load_spec
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,7 +29,7 @@ def main() -> None:
 def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
     """Parse and check SPEC (and its config) without running it; print a summary."""
     if config is None:
-        config = _default_config(spec)
+        config = default_config(spec)
     try:
         loaded = load_spec(spec, config, lib)
     except KipcheckError as e:

@@ -34,6 +34,12 @@ class LoadedSpec:
         return self.scopes[self.modules.root.name]
 
 
+def default_config(spec: str | Path) -> str | None:
+    """SPEC.cfg next to the spec, as TLC looks for it, if it exists."""
+    cfg = Path(spec).with_suffix(".cfg")
+    return str(cfg) if cfg.is_file() else None
+
+
 def load_spec(spec: str | Path, config: str | Path | None = None,
               lib: list[str] | tuple[str, ...] = ()) -> LoadedSpec:
     """Parse and resolve `spec`; parse and check `config` if given. Raises KipcheckError."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..frontend import default_config
 from .counterexample import from_outcome
 from .formats import EXTENSIONS, write_all
 from .graph import StateGraph, to_dot, to_graphml
@@ -21,10 +22,7 @@ class CheckOutputs:
     def __init__(self, spec, config, trace_out=None, lanes_file=None, junit=None,
                  dump_graph=None, no_deadlock: bool = False):
         self.spec = str(spec)
-        if config is None:
-            default = Path(spec).with_suffix(".cfg")
-            config = str(default) if default.is_file() else None
-        self.config = config
+        self.config = config = config if config is not None else default_config(spec)
         self.trace_out, self.junit, self.dump_graph = trace_out, junit, dump_graph
         self.no_deadlock = no_deadlock
         self.lanes = None

@@ -5,26 +5,30 @@ The CLI is a thin layer over this module.
 from __future__ import annotations
 
 import builtins
+import difflib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.explore import EVAL_ERRORS, Result, Step, error_message, explore
-from .frontend import KipcheckError, default_config, load_spec
+from . import verdicts as V
+from .engine.explore import EVAL_ERRORS, Result, Step, cut_at, error_message, explore
+from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
+from .paths import shown_path
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
 from .semantics.values import EvalError
 
-EXIT = {"ok": 0, "assumption": 10, "deadlock": 11, "invariant": 12, "property": 13,
-        "assert": 14, "error": 75}
+# The --report-json document's format and version: a reader checks both.
+REPORT_FORMAT = "kipcheck-report"
+REPORT_VERSION = 1
 
 
 @dataclass
 class Outcome:
-    verdict: str  # ok | invariant | property | deadlock | assumption | assert | error
+    verdict: str  # a verdict of checker.verdicts
     property: str | None = None
     distinct_states: int = 0
     states_generated: int = 0
@@ -42,25 +46,56 @@ class Outcome:
     loop: int | None = None
     loop_step: Step | None = None  # the step from the last state back to trace[loop]; None:
     # the last state stutters forever
+    # --max-depth: the depth at which the search was cut (None: it was complete), and the
+    # properties it could therefore not decide (liveness needs the whole graph).
+    cut_depth: int | None = None
+    undecided: list[str] = field(default_factory=list)
 
     @builtins.property
     def exit_code(self) -> int:
-        return EXIT[self.verdict]
+        return V.exit_code(self.verdict)
 
     @builtins.property
     def trace_length(self) -> int:
         return len(self.trace)
 
-    def report(self) -> dict:
+    def report(self, spec=None, config=None) -> dict:
         """The `--report-json` document."""
-        return {
-            "verdict": self.verdict, "property": self.property,
+        doc = _report_head(self.verdict, spec, config)
+        doc.update({
+            "property": self.property,
+            "complete": self.cut_depth is None,  # false: --max-depth cut the search
+            "cut_depth": self.cut_depth,
+            "undecided": list(self.undecided),  # properties a cut search could not decide
             "distinct_states": self.distinct_states, "states_generated": self.states_generated,
             "depth": self.depth, "trace_length": self.trace_length,
             "loop": self.loop,  # a lasso's cycle starts at this state index (0-based), or null
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
-        }
+            "message": self.message,
+            "location": _location(self.span),
+            "warnings": list(self.warnings),
+        })
+        return doc
+
+
+def error_report(error: KipcheckError, spec=None, config=None) -> dict:
+    """The `--report-json` document of a check that could not start (a spec or .cfg error)."""
+    doc = _report_head(error.verdict, spec, config)
+    doc.update({"message": error.message, "location": _location(error.span)})
+    return doc
+
+
+def _report_head(verdict: str, spec, config) -> dict:
+    return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "verdict": verdict,
+            "exit_code": V.exit_code(verdict), "spec": shown_path(spec),
+            "config": shown_path(config)}
+
+
+def _location(span: Span | None) -> dict | None:
+    if span is None or span.line <= 0:
+        return None
+    return {"file": shown_path(span.file), "line": span.line, "column": span.col}
 
 
 def parse_constant_overrides(items: list[str]) -> dict:
@@ -76,6 +111,22 @@ def parse_constant_overrides(items: list[str]) -> dict:
     return out
 
 
+def check_overrides(constants: dict, loaded: LoadedSpec) -> None:
+    """Every `-D NAME` must be a constant (or a definition the .cfg could override) of the spec:
+    an unknown name would otherwise be ignored and another model checked than the one meant."""
+    scope = loaded.scope
+    for name in constants:
+        sym = scope.symbols.get(name)
+        if sym is not None and (sym.kind == "constant" or (
+                sym.kind in ("operator", "function") and not sym.arity)):
+            continue
+        known = sorted(scope.constants)
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise ConfigError(f"-D {name}: {name!r} is not a constant of module {scope.name}{hint} "
+                          f"(its constants: {', '.join(known) or 'none'})")
+
+
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
           progress=None, fingerprints: bool = False, on_edge=None) -> Outcome:
@@ -86,44 +137,49 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     if config is None:
         config = default_config(spec)
     loaded = load_spec(spec, config, lib)
+    if constants:
+        check_overrides(constants, loaded)
     try:
         built = model_builder.build(loaded, constants, deadlock)
     except CompileError as e:
         raise KipcheckError(e.message, e.span) from None
     except EvalError as e:
-        return Outcome("error", message=e.message, span=e.span,
+        return Outcome(V.ERROR, message=e.message, span=e.span,
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
+    alias = loaded.config.alias if loaded.config is not None else None
+    if alias is not None:  # it changes how a trace looks, never a verdict or a count
+        built.warnings.append(f"ALIAS {alias.name} ({alias.span}) is not supported yet: "
+                              f"counterexamples show the variables, not the alias")
     # ASSUME
     for span, fn in built.assumptions:
         try:
             ok = fn(None)
         except EVAL_ERRORS as e:
-            return Outcome("error", message=f"Evaluating assumption {_loc(span)} failed.\n"
+            return Outcome(V.ERROR, message=f"Evaluating assumption {_loc(span)} failed.\n"
                            f"{error_message(e)}", span=built.compiler.span_of(e) or span,
                            variables=variables, seconds=time.perf_counter() - started)
         except AssertFailure as e:
-            return Outcome("assert", message=e.message, span=span, variables=variables,
+            return Outcome(V.ASSERT, message=e.message, span=span, variables=variables,
                            seconds=time.perf_counter() - started)
         if ok is not True:
-            return Outcome("assumption", message=f"Assumption {_loc(span)} is false.",
+            return Outcome(V.ASSUMPTION, message=f"Assumption {_loc(span)} is false.",
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
-    try:
-        result: Result = explore(built.model, max_depth=max_depth, progress=progress,
-                                 fingerprints=fingerprints, on_edge=on_edge)
-    except AssertFailure as e:
-        return Outcome("assert", message=e.message, variables=variables,
-                       seconds=time.perf_counter() - started, warnings=built.warnings)
-    if max_depth is not None and built.model.liveness:
-        built.warnings.append("liveness properties were not checked: --max-depth cuts the "
-                              "behaviour graph, and its cut ends would look like states that "
-                              "stutter forever")
+    result: Result = explore(built.model, max_depth=max_depth, progress=progress,
+                             fingerprints=fingerprints, on_edge=on_edge)
     span = built.compiler.span_of(result.exc) if result.exc is not None else None
-    return Outcome(result.verdict, result.property, result.distinct, result.generated,
+    verdict, cut_depth, undecided = result.verdict, None, []
+    if verdict == V.OK and cut_at(max_depth, result.depth):
+        # A bounded check: what holds within the depth is decided; liveness is not.
+        cut_depth = max_depth
+        undecided = list(dict.fromkeys(c.name for c in built.model.liveness))
+        if undecided:
+            verdict = V.INCOMPLETE
+    return Outcome(verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, result.message, span, built.warnings,
-                   result.outdegree, result.loop, result.loop_step)
+                   result.outdegree, result.loop, result.loop_step, cut_depth, undecided)
 
 
 def _loc(span: Span) -> str:

@@ -1,7 +1,8 @@
 """The `kipcheck` command line: a thin layer over the Python API.
 
 Errors in user input print like a compiler's (file:line:col, the line, a caret) and exit with
-TLC's codes (150 spec, 151 config); a Python traceback is never shown for bad input.
+TLC's codes (150 spec, 151 config); a Python traceback is never shown for bad input. Every exit
+code comes from checker.verdicts.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from . import verdicts as V
 from .frontend import KipcheckError, default_config, load_spec
 
 
@@ -67,20 +69,23 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
           fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
-    import json
-
     from .api import check as run_check
-    from .api import parse_constant_overrides
+    from .api import error_report, parse_constant_overrides
     from .traces.outputs import CheckOutputs, LanesError
     from .traces.text import format_outcome
 
-    spec, config, lib = _manifest_model(spec, config, lib)
+    try:
+        spec, config, lib = _manifest_model(spec, config, lib)
+    except KipcheckError as e:
+        _stop_on_error(e, report_json, error_report(e, spec, config), None)
+    if config is None:
+        config = default_config(spec)
     try:
         outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
                                no_deadlock)
     except (LanesError, ValueError) as e:
         click.echo(e.format() if isinstance(e, LanesError) else f"error: {e}", err=True)
-        sys.exit(2)
+        sys.exit(V.EXIT_USAGE)
     bar = _progress_bar()
     try:
         constants = parse_constant_overrides(list(defines))
@@ -88,36 +93,66 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
                             max_depth, progress=bar, fingerprints=fingerprints,
                             on_edge=outputs.graph)
     except KipcheckError as e:
-        click.echo(e.format(), err=True)
-        outputs.write_error(e.format())
-        sys.exit(e.exit_code)
+        _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
+    except KeyboardInterrupt:
+        click.echo("Interrupted: the check was stopped before it finished.", err=True)
+        sys.exit(V.EXIT_INTERRUPTED)
     finally:
         if bar is not None:
             bar.close()
     click.echo(format_outcome(outcome))
-    if report_json:
-        Path(report_json).write_text(json.dumps(outcome.report(), indent=2) + "\n")
-    for note in outputs.write(outcome):
-        click.echo(note, err=True)
-    sys.exit(outcome.exit_code)
+    errors = _write_report(report_json, outcome.report(spec, config))
+    notes, more = outputs.write(outcome)
+    for line in notes + errors + more:
+        click.echo(line, err=True)
+    sys.exit(_exit_code(outcome.exit_code, errors + more))
+
+
+def _stop_on_error(e: KipcheckError, report_json, report: dict, outputs) -> None:
+    """A check that could not start: the error, and still the report files CI expects."""
+    message = e.format()
+    click.echo(message, err=True)
+    errors = _write_report(report_json, report)
+    if outputs is not None:
+        errors += outputs.write_error(message)
+    for line in errors:
+        click.echo(line, err=True)
+    sys.exit(e.exit_code)
+
+
+def _write_report(path, report: dict) -> list[str]:
+    """Write the --report-json document; returns the error line if it could not be."""
+    import json
+
+    if not path:
+        return []
+    try:
+        Path(path).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    except OSError as e:
+        return [f"error: cannot write the JSON report to {path}: {e.strerror or e}"]
+    return []
+
+
+def _exit_code(verdict_code: int, write_errors: list[str]) -> int:
+    """The verdict's code; a report that could not be written turns a pass into a failure
+    (EXIT_USAGE), so a missing report never passes a CI gate silently."""
+    if write_errors and verdict_code == V.EXIT_OK:
+        return V.EXIT_USAGE
+    return verdict_code
 
 
 def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
     """`kipcheck check NAME`: a name from the model manifest stands for its spec, .cfg and lib
-    (when no file of that name exists); --config and --lib still apply on top."""
+    (when no file of that name exists); --config and --lib still apply on top. An unknown
+    name or a bad manifest raises KipcheckError."""
     if Path(spec).exists() or spec.endswith(".tla"):
         return spec, config, lib
     from .manifest import load
 
-    try:
-        entry = load().get(spec)
-    except KipcheckError as e:
-        click.echo(e.format(), err=True)
-        sys.exit(e.exit_code)
+    entry = load().get(spec)
     if entry is None:
-        click.echo(f"error: {spec}: no such spec file or manifest model "
-                   "(`kipcheck models` lists the models)", err=True)
-        sys.exit(150)
+        raise KipcheckError(f"{spec}: no such spec file or manifest model "
+                            "(`kipcheck models` lists the models)")
     return (str(entry.spec_path), config or str(entry.config_path),
             entry.lib_paths + tuple(lib))
 
@@ -164,18 +199,23 @@ def trace_render(trace_file, fmt, output, lanes_file) -> None:
     try:
         cx = loads(Path(trace_file).read_text(encoding="utf-8"))
         lanes = load_lanes(lanes_file) if lanes_file else None
-    except OSError as e:
-        click.echo(f"{trace_file}: error: cannot read the file: {e.strerror}", err=True)
-        sys.exit(2)
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+        click.echo(f"{trace_file}: error: cannot read the file: {reason}", err=True)
+        sys.exit(V.EXIT_USAGE)
     except TraceFormatError as e:
         click.echo(e.format(trace_file), err=True)
-        sys.exit(2)
+        sys.exit(V.EXIT_USAGE)
     except LanesError as e:
         click.echo(e.format(), err=True)
-        sys.exit(2)
+        sys.exit(V.EXIT_USAGE)
     text = render(cx, fmt, lanes)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            click.echo(f"error: cannot write {output}: {e.strerror or e}", err=True)
+            sys.exit(V.EXIT_USAGE)
     else:
         click.echo(text, nl=False)
 
@@ -200,12 +240,12 @@ def traces_regenerate(only, compare, root) -> None:
     except (OSError, ValueError, KipcheckError) as e:
         message = e.format() if isinstance(e, KipcheckError) else str(e)
         click.echo(f"error: {message}", err=True)
-        sys.exit(2)
+        sys.exit(V.EXIT_USAGE)
     if problems:
         click.echo(f"{problems} golden trace file(s) "
                    f"{'differ' if compare else 'could not be made'}; "
                    f"run `kipcheck traces regenerate` to update them.", err=True)
-        sys.exit(1)
+        sys.exit(V.EXIT_FAILURE)
 
 
 class _Progress:

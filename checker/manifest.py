@@ -27,9 +27,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .frontend.errors import EXIT_CONFIG_ERROR, KipcheckError, Span
+from .frontend.errors import KipcheckError, Span
+from .verdicts import CONFIG_ERROR, DEADLOCK, EXIT_CONFIG_ERROR, INVARIANT, OK, PROPERTY
 
-VERDICTS = ("ok", "invariant", "property", "deadlock")
+VERDICTS = (OK, INVARIANT, PROPERTY, DEADLOCK)
 SIZES = ("small", "medium")
 _COUNTS = ("distinct_states", "states_generated", "depth", "trace_length")
 _KEYS = {"name", "spec", "config", "lib", "size", "verdict", "property", "trace",
@@ -40,6 +41,7 @@ class ManifestError(KipcheckError):
     """A malformed manifest (bad JSON, a missing or mistyped field, a repeated name)."""
 
     exit_code = EXIT_CONFIG_ERROR
+    verdict = CONFIG_ERROR
 
 
 @dataclass(frozen=True)
@@ -154,16 +156,16 @@ def _entry(raw, index: int, root: Path, path: Path, text: str) -> Entry:
     if verdict not in VERDICTS:
         raise bad(f"'verdict' must be one of {', '.join(VERDICTS)}")
     prop = raw.get("property")
-    if verdict in ("invariant", "property") and not isinstance(prop, str):
+    if verdict in (INVARIANT, PROPERTY) and not isinstance(prop, str):
         raise bad(f"verdict {verdict!r} needs the violated 'property'")
-    if verdict in ("ok", "deadlock") and prop is not None:
+    if verdict in (OK, DEADLOCK) and prop is not None:
         raise bad(f"'property' must be null when the verdict is {verdict!r}")
     for key in _COUNTS:
         value = raw.get(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                   or value < 0):
             raise bad(f"{key!r} must be a non-negative integer or null")
-    if verdict == "ok" and raw.get("trace_length") is not None:
+    if verdict == OK and raw.get("trace_length") is not None:
         raise bad("'trace_length' must be null when the verdict is 'ok'")
     trace = raw.get("trace")
     if trace is not None and not isinstance(trace, str):

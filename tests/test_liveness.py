@@ -141,12 +141,16 @@ def test_report_json_gives_the_lasso_loop(tmp_path):
     assert live(tmp_path, "WeakSpec", "Mutex").report()["loop"] is None
 
 
-def test_max_depth_skips_liveness_with_a_warning(tmp_path):
+def test_max_depth_leaves_liveness_undecided(tmp_path):
     cfg = tmp_path / "Live.cfg"
     cfg.write_text("CONSTANT Procs = {p1, p2}\nSPECIFICATION WeakSpec\nPROPERTY NoStarvation\n")
     o = check(SPECS / "Live.tla", cfg, max_depth=2)
-    assert o.verdict == "ok" and o.loop is None
-    assert any("liveness properties were not checked" in w for w in o.warnings)
+    assert (o.verdict, o.exit_code, o.loop) == ("incomplete", 3, None)
+    assert (o.cut_depth, o.undecided) == (2, ["NoStarvation"])
+    # A depth the search never reaches cuts nothing: liveness is decided as without it.
+    deep = check(SPECS / "Live.tla", cfg, max_depth=1000)
+    full = check(SPECS / "Live.tla", cfg)
+    assert (deep.verdict, deep.cut_depth, deep.undecided) == (full.verdict, None, [])
 
 
 @pytest.mark.parametrize("prop, message, line", [

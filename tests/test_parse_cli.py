@@ -257,8 +257,8 @@ def test_installed_kipcheck_command_prints_no_traceback(tmp_path):
     (tmp_path / "M.tla").write_bytes(b"---- MODULE M ----\nEXTENDS Naturals\nA == x +\n\xff\n")
     (tmp_path / "Bad.tla").write_text(module("A == 1", extends="Utf", name="Bad"), encoding="utf-8")
     (tmp_path / "Utf.tla").write_bytes(b"---- MODULE Utf ----\n\xff\n====\n")
-    for spec, message in (("M.tla", "error: cannot read M.tla: 'utf-8' codec can't decode"),
-                          ("Bad.tla", "Bad.tla:2:9: error: cannot read Utf.tla (module 'Utf')")):
+    for spec, message in (("M.tla", "M.tla:4:1: error: the file is not UTF-8 text: byte 0xff"),
+                          ("Bad.tla", "Utf.tla:2:1: error: the file is not UTF-8 text: byte 0xff")):
         proc = subprocess.run([*KIPCHECK, "parse", spec],
                               cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 150

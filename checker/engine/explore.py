@@ -16,7 +16,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..semantics.runtime import AssertFailure
 from ..semantics.values import EvalError
+from ..verdicts import ASSERT, DEADLOCK, ERROR, INVARIANT, OK, PROPERTY
 
 # What evaluating generated code can raise besides EvalError: a spec applying an operator to
 # values of the wrong kind (1 + "a") surfaces as a Python TypeError and the like.
@@ -24,9 +26,13 @@ EVAL_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, Attribute
                ZeroDivisionError, RecursionError)
 
 
+# What stops the search while evaluating: an evaluation error, or an Assert that failed.
+FAILURES = (AssertFailure, *EVAL_ERRORS)
+
+
 def error_message(e: BaseException) -> str:
     """TLC-style wording for an evaluation error."""
-    if isinstance(e, EvalError):
+    if isinstance(e, (EvalError, AssertFailure)):
         return e.message
     if isinstance(e, RecursionError):
         return "The evaluation recursed too deeply (an infinite recursion in the spec?)."
@@ -72,7 +78,7 @@ def step_of(action, state) -> Step:
 
 @dataclass
 class Result:
-    verdict: str  # ok | invariant | property | deadlock | error | assert
+    verdict: str  # a verdict of checker.verdicts
     property: str | None
     distinct: int
     generated: int
@@ -87,6 +93,17 @@ class Result:
     exc: BaseException | None = None  # the evaluation error itself (its traceback locates it)
     loop: int | None = None  # a lasso: the last state steps back to trace[loop]
     loop_step: Step | None = None  # ... by this action (None: it stutters forever)
+
+
+def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> "_Stop":
+    """The stop for an evaluation error or a failed Assert (its own verdict, as in TLC), with
+    the behaviour that led to the state being evaluated."""
+    message = error_message(e) if where is None else f"{error_message(e)}\n{where}"
+    verdict = ASSERT if isinstance(e, AssertFailure) else ERROR
+    return _Stop(verdict, prop, trace, message, error_at, e)
+
+
+IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
 
 
 class _Stop(Exception):
@@ -129,7 +146,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     action_props = model.action_properties
     outdeg: list[int] = []
     recorder = None
-    if model.liveness and max_depth is None:  # a cut graph would have false dead ends
+    if model.liveness:
         recorder = _GraphRecorder(model.actions)
         on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
@@ -153,14 +170,13 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         for name, pred in invariants:
             try:
                 ok = pred(state)
-            except EVAL_ERRORS as e:
-                raise _Stop("error", name, trace_fn(), error_message(e), ("invariant", name),
-                            e) from None
+            except FAILURES as e:
+                raise _failure(e, trace_fn(), None, ("invariant", name), name) from None
             if ok is not True:
                 if ok is not False:
-                    raise _Stop("error", name, trace_fn(),
+                    raise _Stop(ERROR, name, trace_fn(),
                                 f"The invariant {name} is not a boolean", ("invariant", name))
-                raise _Stop("invariant", name, trace_fn())
+                raise _Stop(INVARIANT, name, trace_fn())
 
     def keep(state):
         return None if fingerprints else state
@@ -172,12 +188,16 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         cov = coverage.setdefault("<Init>", [0, 0])
         try:
             inits = list(model.init())
-        except EVAL_ERRORS as e:
-            raise _Stop("error", None, [], error_message(e), ("init", None), e) from None
+        except FAILURES as e:
+            raise _failure(e, [], None, ("init", None)) from None
         for state in inits:
             stats["generated"] += 1
             cov[1] += 1
-            in_model = all(c(state) for c in constraints)
+            try:
+                in_model = all(c(state) for c in constraints)
+            except FAILURES as e:
+                raise _failure(e, [Step(None, state)], IN_CONSTRAINT, ("constraint", None)) \
+                    from None
             key = key_of(state) if in_model else None
             new = in_model and key not in parents
             if new:
@@ -190,8 +210,13 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
                 for name, pred in model.init_properties:
-                    if pred(state) is not True:
-                        raise _Stop("property", name, [Step(None, state)])
+                    try:
+                        holds = pred(state)
+                    except FAILURES as e:
+                        raise _failure(e, [Step(None, state)], None, ("property", name),
+                                       name) from None
+                    if holds is not True:
+                        raise _Stop(PROPERTY, name, [Step(None, state)])
                 queue.append((state, key, 1))
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
@@ -209,8 +234,12 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
             properties (always), enqueue if new. True if it was a new state."""
-            in_model = all(c(succ) for c in constraints) and all(
-                c(state, succ) for c in action_constraints)
+            try:
+                in_model = all(c(succ) for c in constraints) and all(
+                    c(state, succ) for c in action_constraints)
+            except FAILURES as e:
+                raise _failure(e, trace_to(key, step_of(action, succ)), IN_CONSTRAINT,
+                               ("constraint", None)) from None
             new = False
             skey = None
             if in_model:
@@ -226,8 +255,13 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             if new or not in_model:
                 check_invariants(succ, _TraceTo(trace_to, key, action, succ))
             for name, pred in action_props:
-                if pred(state, succ) is not True:
-                    raise _Stop("property", name, trace_to(key, step_of(action, succ)))
+                try:
+                    holds = pred(state, succ)
+                except FAILURES as e:
+                    raise _failure(e, trace_to(key, step_of(action, succ)), None,
+                                   ("property", name), name) from None
+                if holds is not True:
+                    raise _Stop(PROPERTY, name, trace_to(key, step_of(action, succ)))
             if new:
                 push((succ, skey, nxt))
             return new
@@ -243,13 +277,12 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             buf.clear()
             try:
                 expand(state, emit)
-            except EVAL_ERRORS as e:
+            except FAILURES as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
                 where = acts[cur][0].label
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                raise _Stop("error", None, trace_to(key),
-                            f"{error_message(e)}\nThe error occurred in action {where}.",
-                            ("action", where), e) from None
+                raise _failure(e, trace_to(key), f"The error occurred in action {where}.",
+                               ("action", where)) from None
             action, acov = None, None
             for succ in buf:
                 if type(succ) is int:
@@ -278,10 +311,11 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 if expanded & 1023 == 0:
                     progress(len(parents), stats["generated"], len(queue), level)
             if model.check_deadlock and stats["generated"] == before:
-                raise _Stop("deadlock", None, trace_to(key))
-        if recorder is not None:
+                raise _Stop(DEADLOCK, None, trace_to(key))
+        # A cut graph (--max-depth) has false dead ends: liveness stays undecided.
+        if recorder is not None and not cut_at(max_depth, stats["depth"]):
             _check_liveness(model, recorder.finish())
-        verdict, prop, trace, message, error_at, exc = "ok", None, [], None, None, None
+        verdict, prop, trace, message, error_at, exc = OK, None, [], None, None, None
         loop = loop_step = None
     except _Stop as stop:
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
@@ -290,6 +324,11 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
     return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
                   _outdegree(outdeg), exc, loop, loop_step)
+
+
+def cut_at(max_depth: int | None, depth: int) -> bool:
+    """Whether a search that reached `depth` left states unexpanded because of `max_depth`."""
+    return max_depth is not None and depth >= max_depth
 
 
 class _GraphRecorder:
@@ -343,9 +382,9 @@ def _check_liveness(model: Model, graph) -> None:
 
     try:
         found = liveness.check(graph, model.liveness, model.fairness)
-    except EVAL_ERRORS as e:
-        raise _Stop("error", None, [], f"{error_message(e)}\nThe error occurred while checking "
-                    f"temporal properties.", ("liveness", None), e) from None
+    except FAILURES as e:
+        raise _failure(e, [], "The error occurred while checking temporal properties.",
+                       ("liveness", None)) from None
     if found is None:
         return
     name, lasso = found
@@ -355,7 +394,7 @@ def _check_liveness(model: Model, graph) -> None:
     closing = None
     if lasso.loop_action is not None:
         closing = step_of(acts[lasso.loop_action], graph.states[lasso.states[lasso.loop]])
-    raise _Stop("property", name, trace, loop=lasso.loop, loop_step=closing)
+    raise _Stop(PROPERTY, name, trace, loop=lasso.loop, loop_step=closing)
 
 
 def _replay(model: Model, key_of, chain) -> list[Step]:

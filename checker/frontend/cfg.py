@@ -615,4 +615,13 @@ def load_config(path: str | PathLike[str]) -> Config:
         raise ConfigError(f"cannot read config file '{p}': {reason}") from None
     # TLC reads cfg files leniently; undecodable bytes (usually inside comments) become U+FFFD.
     text = data.decode("utf-8-sig", errors="replace")
-    return parse_config(text, str(p))
+    try:
+        return parse_config(text, str(p))
+    except ConfigError as e:
+        span = e.span
+        lines = text.splitlines()
+        if span is not None and 1 <= span.line <= len(lines) and \
+                lines[span.line - 1][span.col - 1:span.col] == "\ufffd":
+            raise ConfigError("the file is not UTF-8 text here: a byte that UTF-8 cannot "
+                              "read (save the file as UTF-8)", span, e.source) from None
+        raise

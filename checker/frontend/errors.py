@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-EXIT_SPEC_ERROR = 150  # TLC: error while parsing or analysing the spec
-EXIT_CONFIG_ERROR = 151  # TLC: error in the .cfg file
+from ..verdicts import CONFIG_ERROR, EXIT_CONFIG_ERROR, EXIT_SPEC_ERROR, SPEC_ERROR
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +33,7 @@ class KipcheckError(Exception):
     """An error in user input; `exit_code` is the TLC exit code the CLI uses."""
 
     exit_code = EXIT_SPEC_ERROR
+    verdict = SPEC_ERROR  # the verdict of the JSON report
     kind = "error"
 
     def __init__(self, message: str, span: Span | None = None, source: str | None = None):
@@ -68,6 +68,24 @@ class ConfigError(KipcheckError):
     """Error in a TLC .cfg file."""
 
     exit_code = EXIT_CONFIG_ERROR
+    verdict = CONFIG_ERROR
+
+
+def read_source(path: Path, error=None) -> str:
+    """The text of a UTF-8 source file. Bytes that are not UTF-8 raise `error` (a
+    KipcheckError class) at their line and column; OSError passes through."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        text = data.decode("utf-8", errors="replace")
+        raise (error or KipcheckError)(
+            f"the file is not UTF-8 text: byte {data[e.start]:#04x} cannot be read "
+            f"(save the file as UTF-8)", Span(str(path), line, col, line, col + 1),
+            source=text) from None
 
 
 def _source_line(span: Span, source: str | None) -> str | None:

@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from . import ast
-from .errors import Span, SpecError
+from .errors import Span, SpecError, read_source
 from .parser import parse_module
 
 STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC",
@@ -60,11 +60,11 @@ class Loader:
     def load_spec(self, path: str | Path) -> ModuleSet:
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_source(path, SpecError)
         except FileNotFoundError:
             raise SpecError(f"cannot read {path}: no such file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise SpecError(f"cannot read {path}: {e}") from None
+        except OSError as e:
+            raise SpecError(f"cannot read {path}: {e.strerror or e}") from None
         self.root_dir = path.parent
         root = self._parse(text, str(path))
         expected = path.stem
@@ -119,8 +119,8 @@ class Loader:
             candidate = d / f"{name}.tla"
             if candidate.is_file():
                 try:
-                    text = candidate.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as e:
+                    text = read_source(candidate, SpecError)
+                except OSError as e:
                     raise SpecError(f"cannot read {candidate} (module {name!r}): {e}", span,
                                     source=self.sources.get(span.file)) from None
                 module = self._parse(text, str(candidate))

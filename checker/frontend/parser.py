@@ -52,6 +52,7 @@ def parse_module(text: str, file: str = "<string>") -> ast.Module:
     prepared = prepare(text, file)
     _BUILD.parenthesised.clear()
     _BUILD.infixes.clear()
+    _BUILD.chains.clear()
     try:
         module = _set_file(_lark().parse(prepared), file)
     except SpecError as e:  # raised by the tokenizer, which does not know the file name
@@ -223,6 +224,9 @@ _PRECEDENCE: dict[str, tuple[int, int, bool]] = {
 _RELATION = (5, 5, False)  # =, #, <, \in, \subseteq and the other relations
 
 
+_CHAINED = ("\\land", "\\lor")  # associative: long chains are parsed as balanced trees
+
+
 def _check_mix(op: str, inner: str, tok: Token) -> None:
     """Reject `a inner b op c` (or `a op b inner c`) when TLA+ leaves the grouping open."""
     a = _PRECEDENCE.get(op, _RELATION)
@@ -244,6 +248,7 @@ class _Build(Transformer):
         super().__init__()
         self.parenthesised: dict = {}  # id -> node of expressions written in parentheses
         self.infixes: dict = {}  # id -> node of binary operator applications
+        self.chains: dict = {}  # id -> (node, op, forest) of a `/\` or `\/` chain: _chain
 
     # -- module structure ---------------------------------------------------------------------
     def start(self, c):
@@ -382,8 +387,36 @@ class _Build(Transformer):
         for side in (c[0], c[2]):
             if id(side) in self.infixes and id(side) not in self.parenthesised:
                 _check_mix(op, side.op, c[1])
-        node = ast.OpApp(op, (c[0], c[2]), span=_span(c))
+        if op in _CHAINED:
+            node = self._chain(op, c[0], c[2])
+        else:
+            node = ast.OpApp(op, (c[0], c[2]), span=_span(c))
         self.infixes[id(node)] = node
+        return node
+
+    def _chain(self, op: str, left, right):
+        r"""`a /\ b /\ c ...` as a balanced tree, not a left-leaning one: the meaning and the
+        left-to-right order are the same (the operator is associative), but a chain of
+        hundreds of conjuncts nests only logarithmically deep, so neither this parser nor the
+        code compiled from it overflows Python's recursion or nesting limits (TLC has none).
+
+        The chain so far is kept as a forest of perfect trees of decreasing size (a binary
+        counter); adding an operand merges equal sizes, and the node is the forest folded
+        from the left."""
+        forest = None
+        if id(left) in self.chains and id(left) not in self.parenthesised:
+            _, chain_op, forest = self.chains[id(left)]
+            forest = list(forest) if chain_op == op else None
+        if forest is None:
+            forest = [(1, left)]
+        forest.append((1, right))
+        while len(forest) > 1 and forest[-1][0] == forest[-2][0]:
+            (n, a), (_, b) = forest[-2], forest.pop()
+            forest[-1] = (2 * n, ast.OpApp(op, (a, b), span=_span(a, b)))
+        node = forest[0][1]
+        for _, tree in forest[1:]:
+            node = ast.OpApp(op, (node, tree), span=_span(node, tree))
+        self.chains[id(node)] = (node, op, forest)  # the node kept alive: ids stay unique
         return node
 
     def prefix(self, c):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
+from ..paths import shown_path
 from ..semantics.values import intern_index
 from .order import Printer, names_in
 
@@ -81,7 +82,8 @@ def from_outcome(outcome, spec: str | None = None, model: str | None = None,
         back = _closing_step(getattr(outcome, "loop_step", None), steps[loop].state)
     return Counterexample(
         variables=tuple(outcome.variables), steps=steps, loop=loop, back=back,
-        verdict=outcome.verdict, property=outcome.property, spec=spec, model=model,
+        verdict=outcome.verdict, property=outcome.property, spec=shown_path(spec),
+        model=shown_path(model),
         message=getattr(outcome, "message", None), order=_order_of(steps, back), lanes=lanes)
 
 

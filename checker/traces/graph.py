@@ -14,6 +14,7 @@ import networkx as nx
 from ..semantics.values import intern_index
 from .counterexample import Counterexample
 from .order import Printer, names_in
+from .xmlsafe import xml_safe
 
 SAFETY = ("invariant", "property", "deadlock", "error", "assert")
 
@@ -151,5 +152,17 @@ def to_dot(g: nx.MultiDiGraph) -> str:
 
 
 def to_graphml(g: nx.MultiDiGraph) -> str:
-    """GraphML text (networkx's writer: every attribute becomes a typed data key)."""
-    return "\n".join(nx.generate_graphml(g)) + "\n"
+    """GraphML text (networkx's writer: every attribute becomes a typed data key). Strings
+    are made XML-safe first; the text is written whole (generate_graphml would split it at
+    every character str.splitlines breaks on, form feeds in a state included)."""
+    import io
+
+    safe = g.copy()
+    for attrs in [safe.graph, *(d for _, d in safe.nodes(data=True)),
+                  *(d for _, _, d in safe.edges(data=True))]:
+        for k, v in attrs.items():
+            if isinstance(v, str):
+                attrs[k] = xml_safe(v)
+    out = io.BytesIO()
+    nx.write_graphml(safe, out, encoding="utf-8")
+    return out.getvalue().decode("utf-8").rstrip("\n") + "\n"

@@ -3,18 +3,22 @@
 One test case per checked property: each INVARIANT, each PROPERTY, and the deadlock check when
 it is on. The violated one fails, with the counterexample as the failure's text; one whose
 evaluation failed is an error; the others are skipped when the search stopped before it was
-complete (kipcheck stops at the first violation), and pass when it completed. A property
-kipcheck could not check (it says so in a warning) is skipped with that warning.
+complete (kipcheck stops at the first violation), and pass when it completed. A temporal
+property that a search cut by --max-depth could not decide is skipped, never passed.
 """
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from .. import verdicts as V
 from .counterexample import from_outcome
 from .text import format_counterexample, format_trace
+from .xmlsafe import xml_safe
 
 STOPPED = "not checked to the end: the search stopped at {what}"
+UNDECIDED = ("not decided: the search was cut at depth {depth} (--max-depth), and a temporal "
+             "property needs the whole state graph")
 
 
 def cases_of(config) -> list[tuple[str, str]]:
@@ -28,38 +32,38 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
     """The JUnit XML document for `outcome`; `cases` from cases_of, `suite` names the model."""
     cases = list(cases) + ([("deadlock", "deadlock")] if deadlock else [])
     verdict, prop = outcome.verdict, outcome.property
-    if verdict == "deadlock":
+    if verdict == V.DEADLOCK:
         culprit = "deadlock"
-    elif verdict in ("invariant", "property", "error") and prop is not None:
+    elif verdict in (V.INVARIANT, V.PROPERTY, V.ERROR, V.ASSERT) and prop is not None:
         culprit = prop
     else:
         culprit = None
+    failed = verdict in (V.ERROR, V.ASSERT)  # evaluation failed: an error, not a failure
     trace = ""
     if outcome.trace:
         cx = from_outcome(outcome)
-        trace = format_counterexample(cx) if verdict not in ("error", "assert") \
-            else format_trace(cx)
+        trace = format_trace(cx) if failed else format_counterexample(cx)
+    undecided = set(getattr(outcome, "undecided", ()))
+    cut = getattr(outcome, "cut_depth", None)
     root = ET.Element("testsuites")
     ts = ET.SubElement(root, "testsuite", name=suite, time=f"{outcome.seconds:.3f}")
     counts = {"failures": 0, "errors": 0, "skipped": 0}
     for kind, name in cases:
         tc = ET.SubElement(ts, "testcase", classname=f"kipcheck.{suite}",
                            name=name if kind == "deadlock" else f"{kind} {name}", time="0")
-        unchecked = next((w for w in outcome.warnings if w.startswith(f"PROPERTY {name} ")),
-                         None)
-        if verdict == "ok":
-            if unchecked:
-                ET.SubElement(tc, "skipped", message=unchecked)
+        if verdict in (V.OK, V.INCOMPLETE):
+            if kind == "property" and name in undecided:
+                ET.SubElement(tc, "skipped", message=UNDECIDED.format(depth=cut))
                 counts["skipped"] += 1
         elif culprit is None:  # nothing could be checked: an assumption, Assert, evaluation
             err = ET.SubElement(tc, "error", message=_first_line(outcome.message or verdict),
                                 type=verdict)
             err.text = "\n".join(x for x in (outcome.message, trace) if x)
             counts["errors"] += 1
-        elif name == culprit and (kind == "deadlock") == (verdict == "deadlock"):
-            if verdict == "error":
+        elif name == culprit and (kind == "deadlock") == (verdict == V.DEADLOCK):
+            if failed:
                 err = ET.SubElement(tc, "error", message=_first_line(outcome.message or ""),
-                                    type="error")
+                                    type=verdict)
                 err.text = "\n".join(x for x in (outcome.message, trace) if x)
                 counts["errors"] += 1
             else:
@@ -67,10 +71,10 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
                 fail.text = trace
                 counts["failures"] += 1
         else:
-            what = "the deadlock" if verdict == "deadlock" else f"the violation of {culprit}"
-            if verdict == "error":
+            what = "the deadlock" if verdict == V.DEADLOCK else f"the violation of {culprit}"
+            if failed:
                 what = f"the evaluation error in {culprit}"
-            ET.SubElement(tc, "skipped", message=unchecked or STOPPED.format(what=what))
+            ET.SubElement(tc, "skipped", message=STOPPED.format(what=what))
             counts["skipped"] += 1
     ts.set("tests", str(len(cases)))
     for k, v in counts.items():
@@ -78,8 +82,7 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
     for k in ("tests", "failures", "errors", "skipped", "time"):
         root.set(k, ts.get(k))
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") \
-        + "\n"
+    return _document(root)
 
 
 def junit_error(message: str, suite: str) -> str:
@@ -91,8 +94,13 @@ def junit_error(message: str, suite: str) -> str:
     err = ET.SubElement(tc, "error", message=_first_line(message), type="input")
     err.text = message
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") \
-        + "\n"
+    return _document(root)
+
+
+def _document(root: ET.Element) -> str:
+    """The XML text; characters XML 1.0 cannot hold (a TLA+ string may) made visible."""
+    text = ET.tostring(root, encoding="unicode")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml_safe(text) + "\n"
 
 
 def suite_name(spec: str | Path, config: str | Path | None) -> str:

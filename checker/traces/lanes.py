@@ -83,9 +83,12 @@ def find_lanes(spec: str | Path | None, config: str | Path | None) -> Path | Non
 def load_lanes(path: str | Path) -> dict:
     """Read and check a lanes file."""
     try:
-        doc = json.loads(Path(path).read_text())
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise LanesError(f"cannot read the lanes file: {e.strerror}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise LanesError(f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+                         str(path)) from None
     except json.JSONDecodeError as e:
         raise LanesError(f"{e.lineno}:{e.colno}: invalid JSON: {e.msg}", str(path)) from None
     try:

@@ -42,43 +42,53 @@ class CheckOutputs:
     def suite(self) -> str:
         return suite_name(self.spec, self.config)
 
-    def write(self, outcome) -> list[str]:
-        """Write every requested file; returns one line per file written, for the user."""
-        notes = []
+    def write(self, outcome) -> tuple[list[str], list[str]]:
+        """Write every requested file. Returns (notes, errors): one line per file written, and
+        one per file that could not be written (the others are still written)."""
+        notes: list[str] = []
+        errors: list[str] = []
         cx = None
         if outcome.trace:
             cx = from_outcome(outcome, spec=self.spec, model=self.config, lanes=self.lanes)
         if self.trace_out:
             if cx is None:
                 notes.append(f"No counterexample to write to {self.trace_out}.")
-            else:
-                write_all(cx, self.trace_out, self.suite, self.lanes)
+            elif _guard(errors, "the counterexample", self.trace_out,
+                        lambda: write_all(cx, self.trace_out, self.suite, self.lanes)):
                 exts = ",".join(e.lstrip(".") for e in EXTENSIONS.values())
                 notes.append(f"Counterexample written to {Path(self.trace_out) / self.suite}"
                              f".{{{exts}}}")
         if self.graph is not None:
             g = self.graph.graph(outcome.variables, cx, name=self.suite)
             writer = GRAPH_FORMATS[Path(self.dump_graph).suffix]
-            Path(self.dump_graph).write_text(writer(g), encoding="utf-8")
-            notes.append(f"State graph ({g.number_of_nodes()} states, {g.number_of_edges()} "
-                         f"transitions) written to {self.dump_graph}")
+            if _guard(errors, "the state graph", self.dump_graph,
+                      lambda: Path(self.dump_graph).write_text(writer(g), encoding="utf-8")):
+                notes.append(f"State graph ({g.number_of_nodes()} states, "
+                             f"{g.number_of_edges()} transitions) written to {self.dump_graph}")
         if self.junit:
-            Path(self.junit).write_text(junit_xml(outcome, self._cases(), self._deadlock(),
-                                                  self.suite), encoding="utf-8")
-            notes.append(f"JUnit report written to {self.junit}")
-        return notes
+            text = junit_xml(outcome, self._cases(), self._deadlock(), self.suite)
+            if _guard(errors, "the JUnit report", self.junit,
+                      lambda: Path(self.junit).write_text(text, encoding="utf-8")):
+                notes.append(f"JUnit report written to {self.junit}")
+        return notes, errors
 
-    def write_error(self, message: str) -> None:
-        """A check that could not run still leaves a JUnit report saying why."""
+    def write_error(self, message: str) -> list[str]:
+        """A check that could not run still leaves a JUnit report saying why; returns the
+        write errors, as `write` does."""
+        errors: list[str] = []
         if self.junit:
-            Path(self.junit).write_text(junit_error(message, self.suite), encoding="utf-8")
+            text = junit_error(message, self.suite)
+            _guard(errors, "the JUnit report", self.junit,
+                   lambda: Path(self.junit).write_text(text, encoding="utf-8"))
+        return errors
 
     def _config(self):
-        from ..frontend.cfg import parse_config
+        """The .cfg as the check read it (it was read successfully before this is asked)."""
+        from ..frontend.cfg import load_config
 
         if self.config is None:
             return None
-        return parse_config(Path(self.config).read_text(), str(self.config))
+        return load_config(self.config)
 
     def _cases(self):
         cfg = self._config()
@@ -88,6 +98,16 @@ class CheckOutputs:
         cfg = self._config()
         on = cfg.check_deadlock if cfg is not None and cfg.check_deadlock is not None else True
         return on and not self.no_deadlock
+
+
+def _guard(errors: list[str], what: str, path, write) -> bool:
+    """Run `write`; on failure add a line naming the file and the reason to `errors`."""
+    try:
+        write()
+    except OSError as e:
+        errors.append(f"error: cannot write {what} to {path}: {e.strerror or e}")
+        return False
+    return True
 
 
 __all__ = ["CheckOutputs", "LanesError"]

@@ -1,12 +1,13 @@
 """Counterexamples and summaries as TLC prints them, with changed variables marked."""
 from __future__ import annotations
 
+from .. import verdicts as V
 from .counterexample import Counterexample, from_outcome
 
 HEADERS = {
-    "invariant": "Error: Invariant {prop} is violated.",
-    "property": "Error: Action property {prop} is violated.",
-    "deadlock": "Error: Deadlock reached.",
+    V.INVARIANT: "Error: Invariant {prop} is violated.",
+    V.PROPERTY: "Error: Action property {prop} is violated.",
+    V.DEADLOCK: "Error: Deadlock reached.",
 }
 TEMPORAL = "Error: Temporal properties were violated."  # a lasso: a liveness violation
 BEHAVIOUR = "Error: The behavior up to this point is:"
@@ -60,9 +61,9 @@ def format_outcome(o) -> str:
         lines.append(f"Warning: {w}")
     if o.verdict in HEADERS:
         lines.append(format_counterexample(from_outcome(o)))
-    elif o.verdict in ("assumption", "assert", "error"):
+    elif o.verdict in (V.ASSUMPTION, V.ASSERT, V.ERROR):
         lines.append(f"Error: {o.message}")
-        if o.verdict == "error" and o.span is not None:
+        if o.verdict != V.ASSUMPTION and o.span is not None:
             from ..frontend.errors import KipcheckError
 
             where = KipcheckError("the error occurred while evaluating this expression", o.span)
@@ -70,15 +71,24 @@ def format_outcome(o) -> str:
         if o.trace:
             lines.append(BEHAVIOUR)
             lines.append(format_trace(from_outcome(o)))
+    elif o.cut_depth is not None:  # --max-depth cut the search: never "No error has been found"
+        if o.undecided:
+            lines.append(f"The search was cut at depth {o.cut_depth} (--max-depth), so these "
+                         f"temporal properties could not be decided: {', '.join(o.undecided)}.")
+        lines.append(f"No violation found within depth {o.cut_depth}; the search was cut, so "
+                     f"this is not a complete check.")
     else:
         lines.append("Model checking completed. No error has been found.")
         lines.append("  Estimates of the probability that TLC did not check all reachable states")
         lines.append("  because two distinct states had the same fingerprint:")
         lines.append(f"  calculated (optimistic):  val = {collision_estimate(o)}")
-    if o.verdict not in ("assumption",):
+    if o.verdict != V.ASSUMPTION:
         lines.append(f"{o.states_generated} states generated, {o.distinct_states} distinct states "
                      f"found, {o.states_left} states left on queue.")
-        lines.append(f"The depth of the complete state graph search is {o.depth}.")
+        if o.cut_depth is not None:
+            lines.append(f"The search was cut at depth {o.cut_depth}.")
+        else:
+            lines.append(f"The depth of the complete state graph search is {o.depth}.")
     lines.append(f"Finished in {o.seconds:.2f}s")
     return "\n".join(lines)
 

@@ -1,0 +1,76 @@
+"""Every verdict kipcheck can reach and the exit code each one ends with: the one catalogue.
+
+The codes are TLC's (`tlc2.output.EC.ExitStatus`) wherever TLC has the case, so a CI script
+written for TLC reads kipcheck's the same way; kipcheck adds 1, 2, 3 and 130. This module
+imports nothing from the package, so every stage (front end, engine, outputs, CLI) can use it.
+The README's exit-code table lists the same codes.
+"""
+from __future__ import annotations
+
+# The verdict of a check (Outcome.verdict, the "verdict" of the JSON report).
+OK = "ok"  # every reachable state checked, nothing violated
+ASSUMPTION = "assumption"  # an ASSUME is false
+DEADLOCK = "deadlock"
+INVARIANT = "invariant"  # an INVARIANT (or a []P property) is violated
+PROPERTY = "property"  # a temporal or action property is violated
+ASSERT = "assert"  # Assert(FALSE, ...) was evaluated
+ERROR = "error"  # an expression could not be evaluated (Head(<<>>), 1 + "a", ...)
+INCOMPLETE = "incomplete"  # the search was cut (--max-depth) with a property left undecided
+SPEC_ERROR = "spec-error"  # the .tla could not be read, parsed or resolved: nothing was checked
+CONFIG_ERROR = "config-error"  # the .cfg (or -D) could not be read or is wrong
+INTERRUPTED = "interrupted"  # stopped by Ctrl-C or SIGTERM before the search finished
+
+# Exit codes.
+EXIT_OK = 0
+EXIT_FAILURE = 1  # `traces regenerate --check` found a differing file; an internal error
+EXIT_USAGE = 2  # bad command line, unreadable option file, or an output that could not be written
+EXIT_INCOMPLETE = 3  # a cut search left a property undecided: neither holds nor fails
+EXIT_ASSUMPTION = 10
+EXIT_DEADLOCK = 11
+EXIT_SAFETY = 12
+EXIT_LIVENESS = 13  # temporal or action property
+EXIT_ASSERT = 14
+EXIT_EVAL_ERROR = 75
+EXIT_SPEC_ERROR = 150
+EXIT_CONFIG_ERROR = 151
+EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports it)
+
+EXIT_CODES = {
+    OK: EXIT_OK,
+    INCOMPLETE: EXIT_INCOMPLETE,
+    ASSUMPTION: EXIT_ASSUMPTION,
+    DEADLOCK: EXIT_DEADLOCK,
+    INVARIANT: EXIT_SAFETY,
+    PROPERTY: EXIT_LIVENESS,
+    ASSERT: EXIT_ASSERT,
+    ERROR: EXIT_EVAL_ERROR,
+    SPEC_ERROR: EXIT_SPEC_ERROR,
+    CONFIG_ERROR: EXIT_CONFIG_ERROR,
+    INTERRUPTED: EXIT_INTERRUPTED,
+}
+
+# Verdicts that come with a counterexample to a property.
+VIOLATIONS = (INVARIANT, PROPERTY, DEADLOCK)
+
+# Every code kipcheck exits with, and what it means (the README's table says the same).
+MEANINGS = {
+    EXIT_OK: "no error found (with --max-depth: none within that depth, every property decided)",
+    EXIT_FAILURE: "`traces regenerate --check`: a golden trace differs; or an internal error",
+    EXIT_USAGE: "bad command line, or a file kipcheck could not read or write (an output of a "
+                "check that otherwise found no error)",
+    EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
+    EXIT_ASSUMPTION: "an ASSUME is false",
+    EXIT_DEADLOCK: "deadlock",
+    EXIT_SAFETY: "an invariant (or `[]P` property) is violated",
+    EXIT_LIVENESS: "a temporal property (liveness, or an action property `[][A]_v`) is violated",
+    EXIT_ASSERT: "`Assert` failed",
+    EXIT_EVAL_ERROR: "evaluation error (e.g. `Head(<<>>)`)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_SPEC_ERROR: "error in a `.tla` file",
+    EXIT_CONFIG_ERROR: "error in a `.cfg` file or a `-D` option",
+}
+
+
+def exit_code(verdict: str) -> int:
+    """The exit code of a verdict."""
+    return EXIT_CODES[verdict]

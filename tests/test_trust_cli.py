@@ -388,3 +388,45 @@ def test_the_readme_define_example_runs(tmp_path):
     r = run(*bash_words(command)[1:], cwd=ROOT)
     assert r.exit_code == 0, r.output
     assert "Model checking completed. No error has been found." in r.stdout
+
+
+# -- lanes of every shipped model -----------------------------------------------------------------
+
+@pytest.mark.parametrize("kip", ["KIP858", "KIP516", "KIP36", "KIP928"])
+def test_every_kip_model_ships_a_valid_lanes_file(kip):
+    from checker.traces.lanes import load_lanes
+
+    lanes = load_lanes(ROOT / "invariants" / f"{kip}Properties.lanes.json")
+    assert lanes["lanes"][0] == "controller"
+
+
+def test_every_golden_trace_draws_lanes():
+    from checker.traces import golden, itf
+    from checker.traces.lanes import diagram
+
+    for m in golden.entries(ROOT):
+        cx = itf.loads(m.trace_path.read_text(encoding="utf-8"))
+        assert cx.lanes is not None, m.name
+        lanes = diagram(cx, cx.lanes).lanes
+        assert lanes[0] == "controller", (m.name, lanes)
+
+
+def test_a_lane_can_be_a_component_of_a_tuple_parameter(tmp_path):
+    spec = write(tmp_path, "T", """CONSTANT Brokers
+VARIABLE failed
+Init == failed = [b \\in Brokers |-> {}]
+Fail(d) == d[2] \\notin failed[d[1]] /\\ failed' = [failed EXCEPT ![d[1]] = @ \\cup {d[2]}]
+Next == \\E d \\in Brokers \\X {1, 2} : Fail(d)
+Inv == \\A b \\in Brokers : 2 \\notin failed[b]
+""", "CONSTANT Brokers = {b1, b2}\n" + INIT_NEXT + "INVARIANT Inv\n")
+    (tmp_path / "T.lanes.json").write_text(json.dumps(
+        {"lanes": [{"domainOf": "failed"}], "actions": {"Fail": {"lane": "$d[1]"}}}))
+    r = run("check", "T.tla", "--trace-out", "out", cwd=tmp_path)
+    assert r.exit_code == 12
+    from checker.traces import itf
+    from checker.traces.lanes import diagram
+
+    cx = itf.loads((tmp_path / "out" / "T.itf.json").read_text())
+    d = diagram(cx, cx.lanes)
+    assert d.lanes == ["b1", "b2"]
+    assert [e.lane for e in d.events] == ["b1"]

@@ -14,7 +14,7 @@ A lanes file (JSON) says how to draw a trace as a sequence diagram, one lane per
 `lanes` fixes the first lanes and their order: a name, or `{"domainOf": VAR}` for one lane per
 key of that variable's function in the first state (e.g. every broker, in TLC's order). Each
 entry of `actions` names the lane an action is drawn on, `"$p"` being the value of its
-parameter p; its `messages` are arrows `from` a lane `to` a lane (either defaults to the
+parameter p (`"$d[1]"`: the first component of a tuple parameter d); its `messages` are arrows `from` a lane `to` a lane (either defaults to the
 action's lane) with a `label` (default: the action's name). Actions not listed, and every
 action when there is no lanes file, get a lane named after the action. Lanes an action names
 that `lanes` does not list follow, in order of first use.
@@ -177,10 +177,19 @@ def _text(cx: Counterexample, value) -> str:
 
 
 def _resolve(cx: Counterexample, step: Step, ref: str, fallback: str) -> str:
-    """A lane reference: `$p` is the value of parameter p (the action's name if it has none)."""
+    """A lane reference: `$p` is the value of parameter p, `$p[i]` the i-th component (from 1)
+    of a tuple p, e.g. the broker of a dir <<b, 1>>; the action's name if there is none."""
     if not ref.startswith("$"):
         return ref
-    for name, value in step.params:
-        if name == ref[1:]:
+    name, index = ref[1:], None
+    if name.endswith("]") and "[" in name:
+        name, _, i = name[:-1].partition("[")
+        index = int(i) if i.isdigit() else None
+    for pname, value in step.params:
+        if pname == name:
+            if index is not None:
+                if type(value) is not tuple or not 1 <= index <= len(value):
+                    return fallback
+                value = value[index - 1]
             return _text(cx, value)
     return fallback

@@ -81,8 +81,14 @@ class Outcome:
 
 def error_report(error: KipcheckError, spec=None, config=None) -> dict:
     """The `--report-json` document of a check that could not start (a spec or .cfg error)."""
-    doc = _report_head(error.verdict, spec, config)
-    doc.update({"message": error.message, "location": _location(error.span)})
+    return stop_report(error.verdict, error.message, spec, config, error.span)
+
+
+def stop_report(verdict: str, message: str, spec=None, config=None,
+                span: Span | None = None) -> dict:
+    """The `--report-json` document of a run that ended without an Outcome."""
+    doc = _report_head(verdict, spec, config)
+    doc.update({"message": message, "location": _location(span)})
     return doc
 
 

@@ -15,6 +15,11 @@ from . import verdicts as V
 from .frontend import KipcheckError, default_config, load_spec
 
 
+# `kipcheck check --help` ends with the exit codes (\b keeps click from rewrapping them).
+_EXIT_CODES = "\b\nExit codes:\n" + "\n".join(
+    f"  {code:>3}  {meaning}" for code, meaning in sorted(V.MEANINGS.items()))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kipcheck")
 def main() -> None:
@@ -40,7 +45,7 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
     click.echo(summary(loaded))
 
 
-@main.command()
+@main.command(epilog=_EXIT_CODES)
 @click.argument("spec", type=click.Path(dir_okay=False))
 @click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
               help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
@@ -70,7 +75,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
           fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
-    from .api import error_report, parse_constant_overrides
+    from .api import error_report, parse_constant_overrides, stop_report
     from .traces.outputs import CheckOutputs, LanesError
     from .traces.text import format_outcome
 
@@ -95,7 +100,11 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:
-        click.echo("Interrupted: the check was stopped before it finished.", err=True)
+        message = "Interrupted: the check was stopped before it finished."
+        click.echo(message, err=True)
+        for line in _write_report(report_json, stop_report(V.INTERRUPTED, message, spec,
+                                                           config)):
+            click.echo(line, err=True)
         sys.exit(V.EXIT_INTERRUPTED)
     finally:
         if bar is not None:

@@ -56,8 +56,8 @@ VIOLATIONS = (INVARIANT, PROPERTY, DEADLOCK)
 MEANINGS = {
     EXIT_OK: "no error found (with --max-depth: none within that depth, every property decided)",
     EXIT_FAILURE: "`traces regenerate --check`: a golden trace differs; or an internal error",
-    EXIT_USAGE: "bad command line, or a file kipcheck could not read or write (an output of a "
-                "check that otherwise found no error)",
+    EXIT_USAGE: "bad command line, an unreadable option file, or an output file that could "
+                "not be written (when the check itself found no error)",
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
     EXIT_ASSUMPTION: "an ASSUME is false",
     EXIT_DEADLOCK: "deadlock",

@@ -430,3 +430,32 @@ Inv == \\A b \\in Brokers : 2 \\notin failed[b]
     d = diagram(cx, cx.lanes)
     assert d.lanes == ["b1", "b2"]
     assert [e.lane for e in d.events] == ["b1"]
+
+
+def test_ctrl_c_exits_130_and_still_writes_the_report(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    write(tmp_path, "Long", "VARIABLE x\nInit == x = 0\nNext == x < 100000000 /\\ x' = x + 1\n",
+          INIT_NEXT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", "Long.tla",
+                             "--report-json", "r.json"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == V.EXIT_INTERRUPTED == 130
+    assert "Interrupted: the check was stopped before it finished." in err
+    assert "Traceback" not in err
+    assert json.loads((tmp_path / "r.json").read_text())["verdict"] == "interrupted"
+
+
+def test_check_help_lists_the_exit_codes():
+    r = run("check", "--help")
+    assert r.exit_code == 0
+    tail = r.stdout[r.stdout.index("Exit codes:"):].splitlines()[1:]
+    assert [int(line.split()[0]) for line in tail] == sorted(V.MEANINGS)
+    assert "      3  --max-depth cut the search and a property (liveness) was left undecided" in tail

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import networkx as nx
 
+from .. import verdicts as V
 from ..semantics.values import intern_index
 from .counterexample import Counterexample
 from .order import Printer, names_in
 from .xmlsafe import xml_safe
 
-SAFETY = ("invariant", "property", "deadlock", "error", "assert")
+SAFETY = (V.INVARIANT, V.PROPERTY, V.DEADLOCK, V.ERROR, V.ASSERT)  # the last state is the bad one
 
 
 def state_text(variables, state, printer: Printer) -> str:

@@ -12,6 +12,7 @@ import json
 from html import escape
 from pathlib import Path
 
+from .. import verdicts as V
 from .counterexample import Counterexample
 from .graph import trace_graph
 from .lanes import diagram
@@ -52,8 +53,8 @@ def render_html(cx: Counterexample, lanes: dict | None = None) -> str:
 
 
 def _title(cx: Counterexample) -> str:
-    what = {"invariant": "Invariant {} is violated", "property": "Property {} is violated",
-            "liveness": "Temporal property {} is violated", "deadlock": "Deadlock reached"}
+    what = {V.INVARIANT: "Invariant {} is violated", V.PROPERTY: "Property {} is violated",
+            "liveness": "Temporal property {} is violated", V.DEADLOCK: "Deadlock reached"}
     verdict = "liveness" if cx.loop is not None else cx.verdict
     text = what.get(verdict, "Error: {}").format(cx.property or cx.message or cx.verdict)
     name = Path(cx.model).stem if cx.model else (Path(cx.spec).stem if cx.spec else "")

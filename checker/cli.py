@@ -14,7 +14,6 @@ import click
 from . import verdicts as V
 from .frontend import KipcheckError, default_config, load_spec
 
-
 # `kipcheck check --help` ends with the exit codes (\b keeps click from rewrapping them).
 _EXIT_CODES = "\b\nExit codes:\n" + "\n".join(
     f"  {code:>3}  {meaning}" for code, meaning in sorted(V.MEANINGS.items()))
@@ -102,8 +101,8 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     except KeyboardInterrupt:
         message = "Interrupted: the check was stopped before it finished."
         click.echo(message, err=True)
-        for line in _write_report(report_json, stop_report(V.INTERRUPTED, message, spec,
-                                                           config)):
+        report = stop_report(V.INTERRUPTED, message, spec, config)
+        for line in _write_report(report_json, report) + outputs.write_error(message):
             click.echo(line, err=True)
         sys.exit(V.EXIT_INTERRUPTED)
     finally:

@@ -167,7 +167,14 @@ def test_assert_failing_in_an_invariant_names_it(tmp_path):
     spec = write(tmp_path, "AI", COUNTER + 'Inv == Assert(x < 2, "x too big")\n',
                  INIT_NEXT + "INVARIANT Inv\n")
     o = check(spec)
+    # TLC 2.18: "Evaluating invariant Inv failed." and the assertion, after 3 states.
     assert (o.verdict, o.property, len(o.trace)) == ("assert", "Inv", 3)
+    junit = tmp_path / "j.xml"
+    r = run("check", spec, "--junit-xml", junit)
+    assert r.exit_code == 14
+    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    assert cases["invariant Inv"].find("error").get("type") == "assert"
+    assert cases["deadlock"].find("skipped") is not None
 
 
 def test_an_evaluation_error_in_a_constraint_is_exit_75_with_span_and_trace(tmp_path):
@@ -412,7 +419,7 @@ def test_every_golden_trace_draws_lanes():
 
 
 def test_a_lane_can_be_a_component_of_a_tuple_parameter(tmp_path):
-    spec = write(tmp_path, "T", """CONSTANT Brokers
+    write(tmp_path, "T", """CONSTANT Brokers
 VARIABLE failed
 Init == failed = [b \\in Brokers |-> {}]
 Fail(d) == d[2] \\notin failed[d[1]] /\\ failed' = [failed EXCEPT ![d[1]] = @ \\cup {d[2]}]
@@ -458,4 +465,5 @@ def test_check_help_lists_the_exit_codes():
     assert r.exit_code == 0
     tail = r.stdout[r.stdout.index("Exit codes:"):].splitlines()[1:]
     assert [int(line.split()[0]) for line in tail] == sorted(V.MEANINGS)
-    assert "      3  --max-depth cut the search and a property (liveness) was left undecided" in tail
+    assert ("      3  --max-depth cut the search and a property (liveness) was left "
+            "undecided") in tail

@@ -95,7 +95,7 @@ class Result:
     loop_step: Step | None = None  # ... by this action (None: it stutters forever)
 
 
-def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> "_Stop":
+def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> _Stop:
     """The stop for an evaluation error or a failed Assert (its own verdict, as in TLC), with
     the behaviour that led to the state being evaluated."""
     message = error_message(e) if where is None else f"{error_message(e)}\n{where}"

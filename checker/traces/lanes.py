@@ -14,8 +14,9 @@ A lanes file (JSON) says how to draw a trace as a sequence diagram, one lane per
 `lanes` fixes the first lanes and their order: a name, or `{"domainOf": VAR}` for one lane per
 key of that variable's function in the first state (e.g. every broker, in TLC's order). Each
 entry of `actions` names the lane an action is drawn on, `"$p"` being the value of its
-parameter p (`"$d[1]"`: the first component of a tuple parameter d); its `messages` are arrows `from` a lane `to` a lane (either defaults to the
-action's lane) with a `label` (default: the action's name). Actions not listed, and every
+parameter p (`"$d[1]"`: the first component of a tuple parameter d); its `messages` are
+arrows `from` a lane `to` a lane (either defaults to the action's lane) with a `label`
+(default: the action's name). Actions not listed, and every
 action when there is no lanes file, get a lane named after the action. Lanes an action names
 that `lanes` does not list follow, in order of first use.
 

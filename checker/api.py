@@ -127,5 +127,6 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
 
 
 def _loc(span: Span) -> str:
-    return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col} of "
+    # TLC's end column is the last character's; a Span's end is exclusive.
+    return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col - 1} of "
             f"module {Path(span.file).stem}")

@@ -218,10 +218,12 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         fingerprint = view_fn
 
     assumptions = []
-    for unit in loaded.root.units:
-        if isinstance(unit, ast.Assume):
-            assumptions.append((unit.expr.span, compiler.compile_predicate(unit.expr, env,
-                                                                            "assume")))
+    for mod in _extends_closure(loaded):
+        menv = comp.Env(loaded.scopes[mod.name], compiler.root_frame)
+        for unit in mod.units:
+            if isinstance(unit, ast.Assume):
+                assumptions.append((unit.expr.span, compiler.compile_predicate(
+                    unit.expr, menv, "assume")))
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
@@ -236,6 +238,26 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     return Built(model, compiler, assumptions, warnings)
+
+
+def _extends_closure(loaded: LoadedSpec) -> list:
+    """The root module and the modules it EXTENDS (transitively), each once, extended modules
+    before the modules that extend them: the modules whose ASSUMEs TLC checks, in its order.
+    (TLC does not check the ASSUMEs of INSTANCEd modules.)"""
+    out: list = []
+    seen: set = set()
+
+    def visit(mod):
+        if mod.name in seen or mod.name in comp._STANDARD:
+            return
+        seen.add(mod.name)
+        for ext in mod.extends:
+            if ext in loaded.modules.modules:
+                visit(loaded.modules.modules[ext])
+        out.append(mod)
+
+    visit(loaded.root)
+    return out
 
 
 def _set_level(level: int) -> None:

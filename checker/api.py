@@ -16,7 +16,7 @@ from .frontend.errors import ConfigError, Span
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
-from .semantics.values import EvalError
+from .semantics.values import EvalError, show
 
 EXIT = {"ok": 0, "assumption": 10, "deadlock": 11, "invariant": 12, "property": 13,
         "assert": 14, "error": 75}
@@ -106,7 +106,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             return Outcome("assert", message=e.message, span=span, variables=variables,
                            seconds=time.perf_counter() - started)
         if ok is not True:
-            return Outcome("assumption", message=f"Assumption {_loc(span)} is false.",
+            message = (f"Assumption {_loc(span)} is false." if ok is False else
+                       f"Evaluating assumption {_loc(span)} failed.\nTLC expected a boolean "
+                       f"value, but did not find one. {show(ok)}")
+            return Outcome("assumption", message=message,
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
     try:

@@ -66,3 +66,115 @@ def test_assumes_of_extended_modules_first_and_not_of_instances(tmp_path):
     (tmp_path / "M.cfg").write_text(cfg.format(1))
     o = check(spec)  # I's ASSUME (J = 7 with J <- 3) is not checked, as in TLC
     assert (o.verdict, o.distinct_states) == ("ok", 4)
+
+
+# -- values used as Booleans must be Booleans --------------------------------------------------
+
+def test_integer_conjunct_in_next_is_an_evaluation_error(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 3 /\\ 7 /\\ x' = x + 1")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message.startswith("The next state relation is not a boolean expression.\n7")
+    assert (o.span.line, o.span.col) == (5, 18)
+
+
+@pytest.mark.parametrize("init", ["3", "x = 0 /\\ 3"])
+def test_init_that_is_not_a_boolean(tmp_path, init):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == {init}\nNext == x' = x")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message == ("In computing initial states, TLC expected a boolean expression,\n"
+                         "but instead found 3.")
+
+
+# (invariant body, TLC's message)
+NOT_BOOLEAN = [
+    ("3", "TLC expected a boolean value, but did not find one. 3"),
+    ("IF 3 THEN TRUE ELSE FALSE",
+     "A non-boolean expression (an integer) was used as the condition of an IF."),
+    ("CASE 3 -> TRUE [] OTHER -> FALSE",
+     "A non-boolean expression (an integer) was used as a condition of a CASE. 3"),
+    ("\\A y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("\\E y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("CHOOSE y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("{y \\in {1} : 3} = {}",
+     "Attempted to evaluate an expression of form {x \\in S : P(x)} when P was an integer.\n3"),
+    ("~ 3", "Attempted to apply the operator ~ to a non-boolean\n(an integer)"),
+    ("3 => TRUE", "Attempted to evaluate an expression of form P => Q when P was\nan integer."),
+    ("(3 <=> TRUE)",
+     "Attempted to evaluate an expression of form P <=> Q when P or Q was not a boolean."),
+    ("(TRUE /\\ 3)",
+     "Attempted to evaluate an expression of form P /\\ Q when Q was\nan integer."),
+    ("(FALSE \\/ \"a\")",
+     "Attempted to evaluate an expression of form P \\/ Q when Q was\na string."),
+    ("x < 1 /\\ x", "Attempted to evaluate an expression of form P /\\ Q when Q was\nan integer."),
+]
+
+
+@pytest.mark.parametrize("inv,message", NOT_BOOLEAN)
+def test_non_boolean_in_an_invariant_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_non_boolean_constraint_is_an_error_not_a_filter(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x + 1\nCon == 3",
+                      "INIT Init\nNEXT Next\nCONSTRAINT Con\n")
+    o = check(spec)
+    assert (o.exit_code, o.message) == (75, "TLC expected a boolean value, but did not find "
+                                            "one. 3")
+
+
+def test_short_circuit_operands_are_not_evaluated(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == (TRUE \\/ 3) /\\ ~(FALSE /\\ 3) /\\ (FALSE => 3)",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+def test_non_boolean_assumption_exits_10(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nASSUME 3\nInit == x = 0\nNext == x' = x")
+    o = check(spec)
+    assert o.exit_code == 10
+    assert o.message.endswith("failed.\nTLC expected a boolean value, but did not find one. 3")
+
+
+# -- integer operators on other values -------------------------------------------------------
+
+@pytest.mark.parametrize("expr,message", [
+    ('"a" < "b"', 'The first argument of < should be an integer, but instead it is:\n"a"'),
+    ('x >= "b"', 'The second argument of >= should be an integer, but instead it is:\n"b"'),
+    ("{1} <= {1, 2}", "The first argument of <= should be an integer, but instead it is:\n{1}"),
+    ("<<1>> + <<2>> = <<1, 2>>",
+     "The first argument of + should be an integer, but instead it is:\n<<1>>"),
+    ("{1, 2} - {1} = {2}",
+     "The first argument of - should be an integer, but instead it is:\n{1, 2}"),
+])
+def test_integer_operators_refuse_other_values(tmp_path, expr, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == {expr} /\\ x' = x")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message.startswith(message)
+
+
+def test_model_value_in_arithmetic_stops_at_once(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = m\nNext == x' = x + 1",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.distinct_states) == ("error", 75, 1)
+    assert o.message.startswith("Attempted to use the model value m as an integer")
+    for expr in ("1 + m", "m < 2", "2 > m", "-m", "m * 2", "m \\div 2", "2 ^ m"):
+        (tmp_path / "M.tla").write_text(spec.read_text().replace("x' = x + 1",
+                                                                  f"x' = ({expr})"))
+        assert check(spec).exit_code == 75, expr
+
+
+def test_integers_beyond_4300_digits_print(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 2^20000\nNext == x' = x\nInv == x < 5",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 12, out
+    assert str(2 ** 20000) in out

@@ -162,6 +162,16 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                                 f"The invariant {name} is not a boolean", ("invariant", name))
                 raise _Stop("invariant", name, trace_fn())
 
+    def in_constraints(state, parent, trace_fn) -> bool:
+        """Does the state (and the step to it) satisfy every CONSTRAINT and ACTION_CONSTRAINT?
+        An evaluation error in one stops the search like one in an invariant."""
+        try:
+            return all(c(state) for c in constraints) and (parent is None or all(
+                c(parent, state) for c in action_constraints))
+        except EVAL_ERRORS as e:
+            raise _Stop("error", None, trace_fn(), error_message(e), ("constraint", None),
+                        e) from None
+
     def keep(state):
         return None if fingerprints else state
 
@@ -177,7 +187,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         for state in inits:
             stats["generated"] += 1
             cov[1] += 1
-            in_model = all(c(state) for c in constraints)
+            in_model = in_constraints(state, None, lambda s=state: [Step(None, s)])
             key = key_of(state) if in_model else None
             new = in_model and key not in parents
             if new:
@@ -209,8 +219,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
             properties (always), enqueue if new. True if it was a new state."""
-            in_model = all(c(succ) for c in constraints) and all(
-                c(state, succ) for c in action_constraints)
+            in_model = in_constraints(succ, state, _TraceTo(trace_to, key, action, succ))
             new = False
             skey = None
             if in_model:

@@ -156,16 +156,17 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     next_name = cfg.next.name if cfg.next is not None else "Next"
     actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
 
-    def pred(name: str):
+    def pred(name: str, boolean: bool = True):
         e, denv = body_of(name)
-        return compiler.compile_predicate(e, denv, f"inv_{name}")
+        return compiler.compile_predicate(e, denv, f"inv_{name}", boolean)
 
     invariants = [(n.name, pred(n.name)) for n in cfg.invariants]
     constraints = [pred(n.name) for n in cfg.constraints]
     action_constraints = []
     for n in cfg.action_constraints:
         e, denv = body_of(n.name)
-        action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}"))
+        action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}",
+                                                                    True))
     action_props = []
     init_props = []
     liveness_checks = []
@@ -175,14 +176,14 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         for kind, parts in _property_parts(translator, e, denv):
             if kind == "invariant":
                 invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
-                                                                       f"prop_{n.name}")))
+                                                                       f"prop_{n.name}", True)))
             elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
                 box, benv = parts
                 action_props.append((n.name, compiler.compile_action_predicate(
                     comp.subscripted_action(box), benv, f"aprop_{n.name}")))
             elif kind == "init":
                 init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
-                                                                       f"init_{n.name}")))
+                                                                       f"init_{n.name}", True)))
             else:
                 live_parts.append(parts)
         if live_parts:
@@ -203,7 +204,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     # VIEW / SYMMETRY: the key the seen set uses for a state.
     fingerprint = None
-    view_fn = pred(cfg.view.name) if cfg.view is not None else None
+    view_fn = pred(cfg.view.name, False) if cfg.view is not None else None
     perms = None
     if cfg.symmetry is not None:
         try:

@@ -178,3 +178,29 @@ def test_integers_beyond_4300_digits_print(tmp_path):
     rc, out = cli("check", str(spec))
     assert rc == 12, out
     assert str(2 ** 20000) in out
+
+
+# -- comparing values of different kinds inside sets ----------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ("[a |-> 1] \\notin {-1}",
+     "Attempted to check equality of integer -1 with non-integer:\n[a |-> 1]"),
+    ("x \\in {\"a\"}", 'Attempted to check equality of string "a" with non-string:\n0'),
+    ("{1, 2} \\subseteq {\"a\"}", 'Attempted to check equality of string "a" with '
+                                "non-string:\n1"),
+    ("{1} = {\"a\", \"b\"}", 'Attempted to check equality of string "a" with non-string:\n1'),
+])
+def test_membership_across_kinds_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers")
+    o = check(spec)
+    assert (o.exit_code, o.message) == (75, message)
+
+
+def test_model_values_compare_unequal_to_everything_without_error(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == m \\notin {1, 2} /\\ m # 1 /\\ {m} # {1} /\\ ~({m} \\subseteq {1})"
+                      " /\\ 1 \\notin {m}",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)

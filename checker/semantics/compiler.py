@@ -37,7 +37,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
-from .values import UNKNOWN, EvalError, UnknownUsed, show
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -949,6 +949,22 @@ class Compiler:
             raise CompileError("TLC does not support real numbers", e.span)
         raise CompileError(f"cannot evaluate {type(e).__name__} yet", e.span)
 
+    def _plain_membership(self, elem_code: str, set_code: str) -> bool:
+        """Can Python's `in` decide membership alone? Yes for a constant model value (nothing
+        is an error to compare with one), or a constant set that is no finite set (Nat,
+        [S -> T], ...: their tests check kinds) or a set of model values; else runtime.member
+        checks kinds when the element is not found."""
+        if set_code in ("NAT", "INT", "STRING", "_EMPTY"):
+            return True
+        if elem_code.isidentifier() and type(self.g.get(elem_code)) is ModelValue:
+            return True
+        if not set_code.isidentifier() or set_code not in self.g:
+            return False
+        value = self.g[set_code]
+        if type(value) is not frozenset:
+            return isinstance(value, runtime.LazySet)
+        return all(type(x) is ModelValue for x in value)
+
     def _is_int_code(self, code: str) -> bool:
         return _INT_LITERAL_RE.fullmatch(code) is not None or code in self._int_codes
 
@@ -1550,9 +1566,13 @@ class Compiler:
         if op == "#":
             return f"(not eq({c[0]}, {c[1]}))", flags
         if op == "\\in":
-            return f"({c[0]} in {c[1]})", flags
+            if self._plain_membership(c[0], c[1]):
+                return f"({c[0]} in {c[1]})", flags
+            return f"member({c[0]}, {c[1]})", flags
         if op == "\\notin":
-            return f"({c[0]} not in {c[1]})", flags
+            if self._plain_membership(c[0], c[1]):
+                return f"({c[0]} not in {c[1]})", flags
+            return f"not_member({c[0]}, {c[1]})", flags
         if op == "\\cup":
             return f"cup({c[0]}, {c[1]})", flags
         if op == "\\cap":

@@ -39,7 +39,7 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
-    "add", "sub", "mul", "lt", "le", "gt", "ge", "setmap", "setfilter",
+    "add", "sub", "mul", "lt", "le", "gt", "ge", "member", "not_member", "setmap", "setfilter",
     "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
@@ -147,8 +147,12 @@ def diff(a, b):
 
 def subseteq(a, b):
     if type(b) is frozenset and type(a) is frozenset:
-        return a <= b
-    return all(x in b for x in _set(a))
+        if a <= b:
+            return True
+        for x in a - b:  # TLC compares each element with b's: kinds must agree
+            member(x, b)
+        return False
+    return all(member(x, b) for x in _set(a))
 
 
 def card(s):
@@ -303,13 +307,57 @@ def eq(a, b):
     """a = b, with TLC's error for values of different kinds (a model value is unequal to
     everything else, without error)."""
     if type(a) is type(b):
-        return a == b
+        if a == b:
+            return True
+        if type(a) is frozenset:  # TLC compares elements: kinds must agree
+            for x in a - b:
+                member(x, b)
+        return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
     raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+
+
+def member(x, s) -> bool:
+    """x \\in s. TLC compares x with the elements, so an x of another kind than an element
+    is an error (a model value excepted); looked at only when x is not found."""
+    if x in s:
+        return True
+    if type(s) is frozenset and s and type(x) is not ModelValue:
+        _check_kinds(x, s)
+    return False
+
+
+def not_member(x, s) -> bool:
+    """x \\notin s (see member)."""
+    if x in s:
+        return False
+    if type(s) is frozenset and s and type(x) is not ModelValue:
+        _check_kinds(x, s)
+    return True
+
+
+def _check_kinds(x, s: frozenset) -> None:
+    """TLC's error if x cannot be compared with some element of s."""
+    kinds = _SET_KINDS.get(id(s))
+    if kinds is None or kinds[0] is not s:
+        if len(_SET_KINDS) > 100_000:
+            _SET_KINDS.clear()
+        kinds = _SET_KINDS[id(s)] = (s, frozenset(_KIND_OF.get(type(e)) or _kind(e)
+                                                  for e in s))
+    kx = _KIND_OF.get(type(x)) or _kind(x)
+    if len(kinds[1]) == 1 and kx in kinds[1]:
+        return
+    for e in ordered(s):
+        eq(e, x)  # raises on the first element of another kind
+
+
+_KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
+            frozenset: "set", tuple: "function", Fn: "function"}
+_SET_KINDS: dict = {}
 
 
 def _kind(v) -> str:

@@ -204,3 +204,33 @@ def test_model_values_compare_unequal_to_everything_without_error(tmp_path):
                       "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+# -- .cfg overrides of definitions -----------------------------------------------------------
+
+def test_override_of_a_definition_the_cfg_names_directly(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 3 /\\ x' = x + 1\n"
+                      "Inv == TRUE\nMCInv == x < 2",
+                      "CONSTANT Inv <- MCInv\nINIT Init\nNEXT Next\nINVARIANT Inv\n"
+                      "CHECK_DEADLOCK FALSE\n")
+    o = check(spec)  # TLC: Inv violated, 3 distinct, 3 generated, trace of 3
+    assert (o.verdict, o.property, o.distinct_states, o.states_generated, len(o.trace)) == (
+        "invariant", "Inv", 3, 3, 3)
+
+
+def test_overrides_inside_the_specification_of_an_extended_module(tmp_path):
+    (tmp_path / "B.tla").write_text(
+        "---- MODULE B ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == x < 3 /\\ x' = x + 1\nSpec == Init /\\ [][Next]_x\n====\n")
+    spec = write_spec(tmp_path, "MCInit == x \\in {1, 2}\nMCNext == x < 5 /\\ x' = x + 2\n"
+                      "Inv == x < 4",
+                      "CONSTANT Init <- MCInit\nNext <- MCNext\nSPECIFICATION Spec\n"
+                      "INVARIANT Inv\nCHECK_DEADLOCK FALSE\n", name="MC", extends="B")
+    o = check(spec)  # TLC: Inv violated, 4 distinct, 4 generated, 1 left, trace x = 2, 4
+    assert (o.verdict, o.distinct_states, o.states_generated, o.states_left) == (
+        "invariant", 4, 4, 1)
+    assert [s.state for s in o.trace] == [(2,), (4,)]
+    (tmp_path / "MC.cfg").write_text("CONSTANT Init <- MCInit\nINIT Init\nNEXT Next\n"
+                                     "CHECK_DEADLOCK FALSE\n")
+    o = check(spec)  # TLC: 3 distinct, 4 generated
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 4)

@@ -313,8 +313,13 @@ class Compiler:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
-        if name in self.overrides and env.frame is self.root_frame:
-            return None
+        if name in self.overrides and env.frame is self.root_frame and (
+                sym.module == self.root.name or sym.module in self._root_extends()):
+            # `Name <- Other` in the .cfg: Other's definition, wherever Name is used.
+            sym = self.root.symbols.get(self.overrides[name])
+            if sym is None or not isinstance(sym.node, ast.OpDef):
+                return None
+            env = self.root_env()
         if sym.module in _STANDARD:
             return None
         denv = self._def_env(sym, env)

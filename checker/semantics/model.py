@@ -136,7 +136,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     warnings: list[str] = []
 
     def body_of(n: str):
-        sym = scope.symbols[n]
+        sym = scope.symbols[overrides.get(n, n)]  # `Inv <- MCInv` replaces it here too
         d = sym.node
         if isinstance(d, ast.OpDef):
             return d.body, compiler._def_env(sym, env)
@@ -283,10 +283,9 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
             _flatten_conj(tr, x, env, out, depth + 1)
         return
     if isinstance(e, ast.Ident) and e.name not in env.locals:
-        sym = env.scope.symbols.get(e.name)
-        if sym is not None and isinstance(sym.node, ast.OpDef) and not sym.node.params:
-            body = sym.node.body
-            denv = tr.c._def_env(sym, env)
+        target = tr.c._user_def(e, env)  # follows the .cfg's `Name <- Other`
+        if target is not None and not target[0].params:
+            body, denv = target[0].body, target[1]
             if tr.is_temporal(body, denv):
                 _flatten_conj(tr, body, denv, out, depth + 1)
                 return
@@ -294,7 +293,7 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
 
 
 def _split_spec(tr: temporal.Translator, name: str, env):
-    sym = tr.c.root.symbols[name]
+    sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
     conj: list = []
     _flatten_conj(tr, body, tr.c._def_env(sym, env), conj)

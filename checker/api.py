@@ -19,7 +19,7 @@ from .paths import shown_path
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
-from .semantics.values import EvalError
+from .semantics.values import EvalError, show
 
 # The --report-json document's format and version: a reader checks both.
 REPORT_FORMAT = "kipcheck-report"
@@ -169,7 +169,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             return Outcome(V.ASSERT, message=e.message, span=span, variables=variables,
                            seconds=time.perf_counter() - started)
         if ok is not True:
-            return Outcome(V.ASSUMPTION, message=f"Assumption {_loc(span)} is false.",
+            message = (f"Assumption {_loc(span)} is false." if ok is False else
+                       f"Evaluating assumption {_loc(span)} failed.\nTLC expected a boolean "
+                       f"value, but did not find one. {show(ok)}")
+            return Outcome(V.ASSUMPTION, message=message,
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
     result: Result = explore(built.model, max_depth=max_depth, progress=progress,
@@ -189,5 +192,6 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
 
 
 def _loc(span: Span) -> str:
-    return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col} of "
+    # TLC's end column is the last character's; a Span's end is exclusive.
+    return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col - 1} of "
             f"module {Path(span.file).stem}")

@@ -207,7 +207,8 @@ def test_wrongly_typed_arithmetic_is_an_evaluation_error_not_a_crash(tmp_path):
                     "Next == x' = x + \"a\"\n")
     result = CliRunner().invoke(main, ["check", str(spec)])
     assert result.exit_code == 75
-    assert "values of the wrong kind" in result.output
+    assert ('The second argument of + should be an integer, but instead it is:\n"a"'
+            in result.output)
     assert "Bad.tla:5:9: error:" in result.output
     assert "Traceback" not in result.output
 

@@ -35,6 +35,9 @@ __all__ = [
 # configs that mean the same thing compare equal however they were laid out.
 
 
+_MAX_DIGITS = 4300  # a .cfg number longer than this is no model size
+
+
 @dataclass(frozen=True)
 class CfgValue:
     """A constant's value as written in the cfg.
@@ -305,12 +308,11 @@ class _Lexer:
         return _Token(kind, token_text, value, span, first)
 
     def number(self, word: str, line: int, col: int) -> int:
-        try:
-            return int(word)
-        except ValueError:  # Python refuses to convert integers of thousands of digits
+        if len(word) > _MAX_DIGITS:  # converting is quadratic in the digits: refuse it
             raise self.error(
                 f"number '{word[:20]}...' is too large", line, col, len(word)
             ) from None
+        return int(word)
 
     def string(self, line: int, col: int) -> str:
         """Read a string literal; it may not run past the end of its line."""

@@ -21,7 +21,23 @@ from ..frontend import ast
 from ..frontend.errors import Span
 from ..frontend.resolve import ModuleScope, Symbol
 from . import runtime
-from .values import UNKNOWN, EvalError, UnknownUsed, show
+from .runtime import (
+    B_AND_P,
+    B_AND_Q,
+    B_CASE,
+    B_EQUIV,
+    B_FILTER,
+    B_IF,
+    B_IMPLIES_P,
+    B_IMPLIES_Q,
+    B_INIT,
+    B_NEXT,
+    B_NOT,
+    B_OR_P,
+    B_OR_Q,
+    B_VALUE,
+)
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -100,6 +116,22 @@ NATIVE = {
     ("TLC", "RandomElement"): "random_element({0})", ("TLC", "TLCEval"): "{0}",
     ("TLC", "Any"): "ANY",
 }
+# Integer operators: inline Python when an operand is known to be an integer (Python then
+# raises or the model value refuses), else a runtime helper that checks both operands.
+INT_OPS = {("Naturals", "+"): ("+", "add"), ("Naturals", "-"): ("-", "sub"),
+           ("Naturals", "*"): ("*", "mul"), ("Naturals", "<"): ("<", "lt"),
+           ("Naturals", ">"): (">", "gt"), ("Naturals", "<="): ("<=", "le"),
+           ("Naturals", ">="): (">=", "ge")}
+# Native operators whose value is an integer (or an error).
+INT_VALUED = {("Naturals", "+"), ("Naturals", "-"), ("Naturals", "*"), ("Naturals", "^"),
+              ("Naturals", "%"), ("Naturals", "\\div"), ("Integers", "-."),
+              ("Sequences", "Len"), ("FiniteSets", "Cardinality")}
+# Native operators whose value is a Boolean (or an error).
+BOOL_VALUED = {("Naturals", "<"), ("Naturals", ">"), ("Naturals", "<="), ("Naturals", ">="),
+               ("FiniteSets", "IsFiniteSet")}
+# Built-in operators whose value is a Boolean (their Boolean operands are checked).
+BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in", "\\notin",
+                 "\\subseteq", "UNCHANGED", "ENABLED"}
 # Native operators whose arguments are operators (passed as Python callables of plain values).
 HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,)}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
@@ -151,6 +183,8 @@ class Compiler:
         self.g["s"] = self.g["t"] = None
         self.g["_UNKNOWN"] = UNKNOWN
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
+        self._int_codes: set[str] = set()  # generated code known to yield an integer
+        self._bool_defs: dict = {}  # (frame, module, name) -> is the body surely Boolean?
 
     @contextmanager
     def _mode(self, mode: str, primes: dict | None):
@@ -166,17 +200,20 @@ class Compiler:
     def root_env(self) -> Env:
         return Env(self.root, self.root_frame)
 
-    def compile_predicate(self, e, env: Env | None = None, name: str = "pred"):
-        """A state predicate or state function: Python function (s) -> value."""
+    def compile_predicate(self, e, env: Env | None = None, name: str = "pred",
+                          boolean: bool = False):
+        """A state predicate or state function: Python function (s) -> value. `boolean`: the
+        value must be a Boolean (an invariant, a constraint), else TLC's evaluation error."""
         env = env or self.root_env()
-        code, _ = self.expr(e, env)
+        code, _ = self.cond(e, env, B_VALUE) if boolean else self.expr(e, env)
         return self._define(f"def {{name}}(s, t=None):\n    return {code}{self._tag(e.span)}\n",
                             name)
 
-    def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred"):
+    def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred",
+                                 boolean: bool = False):
         """An action-level predicate over a step: Python function (s, t) -> value."""
         env = env or self.root_env()
-        code, _ = self.expr(e, env)
+        code, _ = self.cond(e, env, B_VALUE) if boolean else self.expr(e, env)
         return self._define(f"def {{name}}(s, t):\n    return {code}{self._tag(e.span)}\n", name)
 
     def compile_init(self, e, env: Env | None = None):
@@ -276,8 +313,13 @@ class Compiler:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
-        if name in self.overrides and env.frame is self.root_frame:
-            return None
+        if name in self.overrides and env.frame is self.root_frame and (
+                sym.module == self.root.name or sym.module in self._root_extends()):
+            # `Name <- Other` in the .cfg: Other's definition, wherever Name is used.
+            sym = self.root.symbols.get(self.overrides[name])
+            if sym is None or not isinstance(sym.node, ast.OpDef):
+                return None
+            env = self.root_env()
         if sym.module in _STANDARD:
             return None
         denv = self._def_env(sym, env)
@@ -377,8 +419,8 @@ class Compiler:
                 self.primes = saved
             return
         if isinstance(e, ast.If):
-            cond, _ = self.expr(e.cond, env)
-            lines.append(f"{pad}if truth({cond}):{self._tag(e.cond.span)}")
+            cond, _ = self.cond(e.cond, env, B_IF)
+            lines.append(f"{pad}if {cond}:{self._tag(e.cond.span)}")
             saved = dict(self.primes)
             self._gen(e.then, env, pending, lines, depth + 1)
             self.primes = saved
@@ -389,8 +431,8 @@ class Compiler:
         if isinstance(e, ast.Case):
             saved = dict(self.primes)
             for i, (cond, val) in enumerate(e.arms):
-                c, _ = self.expr(cond, env)
-                lines.append(f"{pad}{'if' if i == 0 else 'elif'} truth({c}):")
+                c, _ = self.cond(cond, env, B_CASE)
+                lines.append(f"{pad}{'if' if i == 0 else 'elif'} {c}:")
                 self.primes = dict(saved)
                 self._gen(val, env, pending, lines, depth + 1)
             lines.append(f"{pad}else:")
@@ -513,9 +555,29 @@ class Compiler:
                     self._gen(d.body, denv.bind(binds), pending, lines, depth)
                     return
         # Otherwise a guard.
-        code, _ = self.expr(e, env)
-        lines.append(f"{pad}if {code}:{self._tag(e.span)}")
+        self._guard(e, env, pending, lines, depth)
+
+    def _guard(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
+        """`if e:` then the rest. A guard the compiler cannot prove Boolean is tested with
+        `is True` (a negated one with `is False`), and only a value that is neither reaches
+        the error: no call on the common path."""
+        pad = "    " * depth
+        why, want, inner = B_INIT if self.mode == "init" else B_NEXT, "True", e
+        if (isinstance(e, ast.OpApp) and e.op == "\\lnot" and "\\lnot" not in env.locals
+                and env.scope.symbols.get("\\lnot") is None):
+            why, want, inner = B_NOT, "False", e.args[0]
+        code, _ = self.expr(inner, env)
+        if code in ("True", "False") or self._is_bool(inner, env, 0):
+            if inner is not e:
+                code = f"(not {code})"
+            lines.append(f"{pad}if {code}:{self._tag(e.span)}")
+            self._continue(pending, lines, depth + 1, e.span)
+            return
+        lines.append(f"{pad}if (_g := {code}) is {want}:{self._tag(e.span)}")
         self._continue(pending, lines, depth + 1, e.span)
+        other = "False" if want == "True" else "True"
+        lines.append(f"{pad}elif _g is not {other}:")
+        lines.append(f"{pad}    boolean(_g, {why}){self._tag(inner.span)}")
 
     def _continue(self, pending: list, lines: list[str], depth: int, span) -> None:
         if pending:
@@ -757,14 +819,16 @@ class Compiler:
         if t is ast.OpApp:
             return self._opapp(e, env)
         if t is ast.Junction:
-            parts = [self.expr(x, env) for x in e.items]
+            first, rest = (B_AND_P, B_AND_Q) if e.kind == "and" else (B_OR_P, B_OR_Q)
+            parts = [self.cond(x, env, first if i == 0 else rest)
+                     for i, x in enumerate(e.items)]
             op = " and " if e.kind == "and" else " or "
             return "(" + op.join(c for c, _ in parts) + ")", _or(parts)
         if t is ast.If:
-            c, f1 = self.expr(e.cond, env)
+            c, f1 = self.cond(e.cond, env, B_IF)
             a, f2 = self.expr(e.then, env)
             b, f3 = self.expr(e.else_, env)
-            return f"({a} if truth({c}) else {b})", f1 | f2 | f3
+            return f"({a} if {c} else {b})", f1 | f2 | f3
         if t is ast.Case:
             flags = 0
             code = (self.expr(e.other, env) if e.other is not None
@@ -772,9 +836,9 @@ class Compiler:
             flags |= code[1]
             out = code[0]
             for cond, val in reversed(e.arms):
-                c, f1 = self.expr(cond, env)
+                c, f1 = self.cond(cond, env, B_CASE)
                 v, f2 = self.expr(val, env)
-                out = f"({v} if truth({c}) else {out})"
+                out = f"({v} if {c} else {out})"
                 flags |= f1 | f2
             return out, flags
         if t is ast.Tuple:
@@ -849,7 +913,7 @@ class Compiler:
             return f"choose({dom}, lambda {var}: {body})", f2 | f3
         if t is ast.SetFilter:
             body_env, comp, flags = self._comprehension((e.bound,), env)
-            pred, f2 = self.expr(e.pred, body_env)
+            pred, f2 = self.cond(e.pred, body_env, B_FILTER)
             return (f"frozenset([{comp[0][0]} for {comp[0][0]} in each({comp[0][1]}) "
                     f"if {pred}])", flags | f2)
         if t is ast.SetMap:
@@ -890,6 +954,75 @@ class Compiler:
             raise CompileError("TLC does not support real numbers", e.span)
         raise CompileError(f"cannot evaluate {type(e).__name__} yet", e.span)
 
+    def _plain_membership(self, elem_code: str, set_code: str) -> bool:
+        """Can Python's `in` decide membership alone? Yes for a constant model value (nothing
+        is an error to compare with one), or a constant set that is no finite set (Nat,
+        [S -> T], ...: their tests check kinds) or a set of model values; else runtime.member
+        checks kinds when the element is not found."""
+        if set_code in ("NAT", "INT", "STRING", "_EMPTY"):
+            return True
+        if elem_code.isidentifier() and type(self.g.get(elem_code)) is ModelValue:
+            return True
+        if not set_code.isidentifier() or set_code not in self.g:
+            return False
+        value = self.g[set_code]
+        if type(value) is not frozenset:
+            return isinstance(value, runtime.LazySet)
+        return all(type(x) is ModelValue for x in value)
+
+    def _is_int_code(self, code: str) -> bool:
+        return _INT_LITERAL_RE.fullmatch(code) is not None or code in self._int_codes
+
+    def cond(self, e, env: Env, why: int) -> tuple[str, int]:
+        """e compiled where TLC needs a Boolean: checked at run time unless the compiler can
+        tell that e is Boolean (a comparison, a Boolean operator, a call of a definition whose
+        body is one), so the common case costs nothing."""
+        code, flags = self.expr(e, env)
+        if code == "True" or code == "False" or self._is_bool(e, env, 0):
+            return code, flags
+        return f"boolean({code}, {why})", flags
+
+    def _is_bool(self, e, env: Env, depth: int) -> bool:
+        """Is e's value surely a Boolean (or an evaluation error)?"""
+        t = type(e)
+        if t is ast.Bool or t is ast.Junction:
+            return True
+        if t is ast.Quant:
+            return e.kind in ("A", "E")
+        if t is ast.If:
+            return self._is_bool(e.then, env, depth) and self._is_bool(e.else_, env, depth)
+        if t is ast.Case:
+            return all(self._is_bool(v, env, depth) for _, v in e.arms) and (
+                e.other is None or self._is_bool(e.other, env, depth))
+        if t is ast.OpApp:
+            name = e.op
+        elif t is ast.Ident:
+            name = e.name
+        else:
+            return False
+        b = env.locals.get(name)
+        if b is not None:
+            return b[0] == "expr" and depth < 20 and self._is_bool(b[1], b[2], depth + 1)
+        sym = env.scope.symbols.get(name)
+        if sym is None:
+            return t is ast.OpApp and name in BOOL_BUILTINS
+        if (sym.module, sym.name) in BOOL_VALUED:
+            return True
+        if sym.kind == "constant" and env.frame is self.root_frame and not sym.arity:
+            value = self.constants.get(name)
+            return value is True or value is False
+        if sym.kind != "operator" or not isinstance(sym.node, ast.OpDef) or depth > 20:
+            return False
+        if env.frame is self.root_frame and name in self.overrides:
+            return False
+        key = (env.frame.ident, sym.module, name)
+        known = self._bool_defs.get(key)
+        if known is None:
+            self._bool_defs[key] = False  # a recursive definition: not known
+            known = self._is_bool(sym.node.body, self._def_env(sym, env), depth + 1)
+            self._bool_defs[key] = known
+        return known
+
     def _is_recursive_fn(self, e, env: Env) -> bool:
         """Is e the name of a recursive function definition (applied point-wise)?"""
         if not isinstance(e, ast.Ident):
@@ -926,7 +1059,7 @@ class Compiler:
         if e.kind not in ("A", "E"):
             raise CompileError("temporal quantifiers are only allowed in properties", e.span)
         body_env, comp, flags = self._comprehension(e.bounds, env)
-        body, f2 = self.expr(e.body, body_env)
+        body, f2 = self.cond(e.body, body_env, B_VALUE)
         loops = " ".join(f"for {v} in each({d})" for v, d in comp)
         fn = "all" if e.kind == "A" else "any"
         return f"{fn}({body} {loops})", flags | f2
@@ -1031,8 +1164,16 @@ class Compiler:
         if sym.kind in ("operator", "function"):
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
-                flags = IMPURE if (sym.module, sym.name) in IMPURE_OPS else 0
-                return native.format(*args), flags
+                key = (sym.module, sym.name)
+                flags = IMPURE if key in IMPURE_OPS else 0
+                int_op = INT_OPS.get(key)
+                if int_op is not None and not any(self._is_int_code(a) for a in args):
+                    code = f"{int_op[1]}({args[0]}, {args[1]})"
+                else:
+                    code = native.format(*args)
+                if key in INT_VALUED:
+                    self._int_codes.add(code)
+                return code, flags
             return self._call_def(sym, env, args, e)
         raise CompileError(f"{sym.name!r} cannot be used as a value", e.span)
 
@@ -1408,27 +1549,35 @@ class Compiler:
         if op in ("[]", "<>", "~>", "-+->", "\\cdot"):
             raise CompileError(f"the temporal operator {op} is only allowed in properties",
                                e.span)
+        whys = _BOOL_OPERANDS.get(op)
+        if whys is not None:
+            parts = [self.cond(a, env, w) for a, w in zip(args, whys, strict=True)]
+            flags = _or(parts)
+            c = [p[0] for p in parts]
+            if op == "\\land":
+                return f"({c[0]} and {c[1]})", flags
+            if op == "\\lor":
+                return f"({c[0]} or {c[1]})", flags
+            if op == "\\lnot":
+                return f"(not {c[0]})", flags
+            if op == "=>":
+                return f"((not {c[0]}) or {c[1]})", flags
+            return f"({c[0]} is {c[1]})", flags  # \equiv
         parts = [self.expr(a, env) for a in args]
         flags = _or(parts)
         c = [p[0] for p in parts]
-        if op == "\\land":
-            return f"({c[0]} and {c[1]})", flags
-        if op == "\\lor":
-            return f"({c[0]} or {c[1]})", flags
-        if op == "\\lnot":
-            return f"(not truth({c[0]}))", flags
-        if op == "=>":
-            return f"((not truth({c[0]})) or {c[1]})", flags
-        if op == "\\equiv":
-            return f"(truth({c[0]}) == truth({c[1]}))", flags
         if op == "=":
             return f"eq({c[0]}, {c[1]})", flags
         if op == "#":
             return f"(not eq({c[0]}, {c[1]}))", flags
         if op == "\\in":
-            return f"({c[0]} in {c[1]})", flags
+            if self._plain_membership(c[0], c[1]):
+                return f"({c[0]} in {c[1]})", flags
+            return f"member({c[0]}, {c[1]})", flags
         if op == "\\notin":
-            return f"({c[0]} not in {c[1]})", flags
+            if self._plain_membership(c[0], c[1]):
+                return f"({c[0]} not in {c[1]})", flags
+            return f"not_member({c[0]}, {c[1]})", flags
         if op == "\\cup":
             return f"cup({c[0]}, {c[1]})", flags
         if op == "\\cap":
@@ -1664,6 +1813,8 @@ class _AnySet(runtime.LazySet):
 
 _ANY = _AnySet()
 _LEVEL = [0]
+_BOOL_OPERANDS = {"\\land": (B_AND_P, B_AND_Q), "\\lor": (B_OR_P, B_OR_Q), "\\lnot": (B_NOT,),
+                  "=>": (B_IMPLIES_P, B_IMPLIES_Q), "\\equiv": (B_EQUIV, B_EQUIV)}
 _STANDARD = {"Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC", "TLAPS",
              "Randomization"}
 
@@ -1797,4 +1948,5 @@ def _run_enabled(fn, s, *args) -> bool:
 
 
 _TAG_RE = re.compile(r"# @span:(\d+)$")
+_INT_LITERAL_RE = re.compile(r"-?\d+|\(-\d+\)")
 _LOCAL_RE = re.compile(r"\bv\d+_\w*")

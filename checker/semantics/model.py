@@ -136,7 +136,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     warnings: list[str] = []
 
     def body_of(n: str):
-        sym = scope.symbols[n]
+        sym = scope.symbols[overrides.get(n, n)]  # `Inv <- MCInv` replaces it here too
         d = sym.node
         if isinstance(d, ast.OpDef):
             return d.body, compiler._def_env(sym, env)
@@ -156,16 +156,17 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     next_name = cfg.next.name if cfg.next is not None else "Next"
     actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
 
-    def pred(name: str):
+    def pred(name: str, boolean: bool = True):
         e, denv = body_of(name)
-        return compiler.compile_predicate(e, denv, f"inv_{name}")
+        return compiler.compile_predicate(e, denv, f"inv_{name}", boolean)
 
     invariants = [(n.name, pred(n.name)) for n in cfg.invariants]
     constraints = [pred(n.name) for n in cfg.constraints]
     action_constraints = []
     for n in cfg.action_constraints:
         e, denv = body_of(n.name)
-        action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}"))
+        action_constraints.append(compiler.compile_action_predicate(e, denv, f"ac_{n.name}",
+                                                                    True))
     action_props = []
     init_props = []
     liveness_checks = []
@@ -175,14 +176,14 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         for kind, parts in _property_parts(translator, e, denv):
             if kind == "invariant":
                 invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
-                                                                       f"prop_{n.name}")))
+                                                                       f"prop_{n.name}", True)))
             elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
                 box, benv = parts
                 action_props.append((n.name, compiler.compile_action_predicate(
                     comp.subscripted_action(box), benv, f"aprop_{n.name}")))
             elif kind == "init":
                 init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
-                                                                       f"init_{n.name}")))
+                                                                       f"init_{n.name}", True)))
             else:
                 live_parts.append(parts)
         if live_parts:
@@ -203,12 +204,17 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     # VIEW / SYMMETRY: the key the seen set uses for a state.
     fingerprint = None
-    view_fn = pred(cfg.view.name) if cfg.view is not None else None
+    view_fn = pred(cfg.view.name, False) if cfg.view is not None else None
     perms = None
     if cfg.symmetry is not None:
+        sym_body, sym_env = body_of(cfg.symmetry.name)
+        var = _variable_read(compiler, sym_body, sym_env, set())
+        if var is not None:  # TLC evaluates SYMMETRY without a state: a config error
+            raise ConfigError(f"In evaluation, the identifier {var.name} is either undefined "
+                              f"or not an operator (SYMMETRY {cfg.symmetry.name} may not "
+                              f"read a variable).", var.span)
         try:
-            perms_value = compiler.compile_predicate(*body_of(cfg.symmetry.name),
-                                                     "symmetry")(None)
+            perms_value = compiler.compile_predicate(sym_body, sym_env, "symmetry")(None)
         except EvalError as e:
             raise CompileError(f"SYMMETRY {cfg.symmetry.name}: {e.message}") from None
         perms = [_perm_dict(p) for p in perms_value]
@@ -218,10 +224,12 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         fingerprint = view_fn
 
     assumptions = []
-    for unit in loaded.root.units:
-        if isinstance(unit, ast.Assume):
-            assumptions.append((unit.expr.span, compiler.compile_predicate(unit.expr, env,
-                                                                            "assume")))
+    for mod in _extends_closure(loaded):
+        menv = comp.Env(loaded.scopes[mod.name], compiler.root_frame)
+        for unit in mod.units:
+            if isinstance(unit, ast.Assume):
+                assumptions.append((unit.expr.span, compiler.compile_predicate(
+                    unit.expr, menv, "assume")))
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
@@ -236,6 +244,57 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     return Built(model, compiler, assumptions, warnings)
+
+
+def _extends_closure(loaded: LoadedSpec) -> list:
+    """The root module and the modules it EXTENDS (transitively), each once, extended modules
+    before the modules that extend them: the modules whose ASSUMEs TLC checks, in its order.
+    (TLC does not check the ASSUMEs of INSTANCEd modules.)"""
+    out: list = []
+    seen: set = set()
+
+    def visit(mod):
+        if mod.name in seen or mod.name in comp._STANDARD:
+            return
+        seen.add(mod.name)
+        for ext in mod.extends:
+            if ext in loaded.modules.modules:
+                visit(loaded.modules.modules[ext])
+        out.append(mod)
+
+    visit(loaded.root)
+    return out
+
+
+def _variable_read(compiler: Compiler, e, env, seen: set):
+    """The first identifier in e (or in a definition it calls) that names a state variable,
+    or None: what SYMMETRY, evaluated without a state, may not contain."""
+    found = None
+
+    def visit(n, nenv):
+        nonlocal found
+        if found is not None:
+            return
+        if isinstance(n, ast.Ident) and n.name not in nenv.locals:
+            sym = nenv.scope.symbols.get(n.name)
+            if sym is not None and sym.kind == "variable":
+                found = n
+                return
+        if isinstance(n, (ast.Ident, ast.OpApp)):
+            target = compiler._user_def(n, nenv)
+            if target is not None and id(target[0]) not in seen:
+                seen.add(id(target[0]))
+                visit(target[0].body, target[1])
+        if isinstance(n, ast.Node):
+            for f in n.__dataclass_fields__:
+                if f != "span":
+                    visit(getattr(n, f), nenv)
+        elif isinstance(n, tuple):
+            for x in n:
+                visit(x, nenv)
+
+    visit(e, env)
+    return found
 
 
 def _set_level(level: int) -> None:
@@ -260,10 +319,9 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
             _flatten_conj(tr, x, env, out, depth + 1)
         return
     if isinstance(e, ast.Ident) and e.name not in env.locals:
-        sym = env.scope.symbols.get(e.name)
-        if sym is not None and isinstance(sym.node, ast.OpDef) and not sym.node.params:
-            body = sym.node.body
-            denv = tr.c._def_env(sym, env)
+        target = tr.c._user_def(e, env)  # follows the .cfg's `Name <- Other`
+        if target is not None and not target[0].params:
+            body, denv = target[0].body, target[1]
             if tr.is_temporal(body, denv):
                 _flatten_conj(tr, body, denv, out, depth + 1)
                 return
@@ -271,7 +329,7 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
 
 
 def _split_spec(tr: temporal.Translator, name: str, env):
-    sym = tr.c.root.symbols[name]
+    sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
     conj: list = []
     _flatten_conj(tr, body, tr.c._def_env(sym, env), conj)
@@ -350,13 +408,15 @@ def _group_closure(perms: list[dict], limit: int = 100_000) -> list[dict]:
 
 
 class _SymmetryKey:
-    """The seen-set key of a state under SYMMETRY: one fixed member of its orbit.
+    """The seen-set key of a state under SYMMETRY: TLC's representative of its orbit, the
+    image least in TLC's order of values (variable by variable), then the VIEW of that image
+    if there is one. Any fixed member identifies the same states, but with a VIEW the choice
+    shows in the counts, and TLC's order is the same in every process (Python's hash() of a
+    string is not), so fingerprints of keys agree between workers.
 
-    Any member chosen only from the orbit identifies exactly the states TLC identifies, so
-    kipcheck takes the image whose hash is least (ties broken by TLC's order). Work is cached
-    by object identity, since states share most sub-values with their parent: each value's
-    images and hashes, and each sub-value's support (the model values in it), so that a
-    permutation that moves nothing in a sub-value returns it untouched.
+    Work is cached by object identity, since states share most sub-values with their parent:
+    each value's images and their order keys, and each sub-value's support (the model values
+    in it), so that a permutation that moves nothing in a sub-value returns it untouched.
     """
 
     def __init__(self, perms: list[dict], view_fn):
@@ -364,8 +424,9 @@ class _SymmetryKey:
         self.moved = [frozenset(p) for p in self.perms]
         self.view_fn = view_fn
         self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
-        self.values: dict = {}  # value id -> (value, {perm: (image, hash)}, support)
-        self.all_candidates = [-1, *range(len(self.perms))]
+        self.values: dict = {}  # value id -> (value, {perm: (image, order key)}, support)
+        self.all_candidates = (-1, *range(len(self.perms)))
+        self.cand_sets: dict = {}  # one tuple object per candidate set seen
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
         self.keys: dict = {}  # state -> its key: duplicates are generated far more often
 
@@ -411,29 +472,51 @@ class _SymmetryKey:
         cache[id(v)] = (v, out)
         return out
 
+    def _entry(self, v):
+        """v's cache entry: [v, {perm: (image, its order key)}, support, v's order key or
+        None, {candidates: the ones whose image of v is least}]."""
+        e = self.values.get(id(v))
+        if e is None or e[0] is not v:
+            e = [v, {}, self._support(v), None, {}]
+            self.values[id(v)] = e
+        return e
+
     def _image(self, v, i: int):
         """v's image under permutation i (-1: the identity), cached per value."""
         if i < 0:
             return v
-        e = self.values.get(id(v))
-        if e is None or e[0] is not v:
-            e = (v, {}, self._support(v))
-            self.values[id(v)] = e
-        imgs = e[1]
-        img = imgs.get(i)
-        if img is None:
-            moved = self.moved[i]
-            img = v if moved.isdisjoint(e[2]) else self._permute(v, self.perms[i], moved,
-                                                                  self.images[i])
-            imgs[i] = (img, hash(img))
-            return imgs[i][0]
-        return img[0]
+        return self._image_and_key(self._entry(v), i)[0]
 
-    def _image_hash(self, v, i: int) -> int:
-        if i < 0:
-            return hash(v)
-        self._image(v, i)
-        return self.values[id(v)][1][i][1]
+    def _own_key(self, e):
+        if e[3] is None:
+            e[3] = tlc_key(e[0])
+        return e[3]
+
+    def _image_and_key(self, e, i: int):
+        img = e[1].get(i)
+        if img is None:
+            v, moved = e[0], self.moved[i]
+            if moved.isdisjoint(e[2]):
+                img = (v, self._own_key(e))
+            else:
+                image = self._permute(v, self.perms[i], moved, self.images[i])
+                img = (image, tlc_key(image))
+            e[1][i] = img
+        return img
+
+    def _least(self, v, cands: tuple) -> tuple:
+        """The candidate permutations whose image of v is least in TLC's order (cached per
+        value and candidate set: a state's first variables rarely change)."""
+        e = self._entry(v)
+        hit = e[4].get(cands)
+        if hit is not None:
+            return hit
+        keys = [self._own_key(e) if i < 0 else self._image_and_key(e, i)[1] for i in cands]
+        least = min(keys)
+        out = tuple([i for i, k in zip(cands, keys, strict=True) if k == least])
+        out = self.cand_sets.setdefault(out, out)
+        e[4][cands] = out
+        return out
 
     def __call__(self, state):
         known = self.keys.get(state)
@@ -446,31 +529,22 @@ class _SymmetryKey:
         return key
 
     def _canonical(self, state):
-        """The orbit member whose variables' hashes are least, variable by variable: most
-        permutations drop out at the first variables (which rarely change, so their images
-        are cached), and later variables are permuted only by the few that remain."""
-        base = self.view_fn(state) if self.view_fn is not None else state
-        if type(base) is not tuple:
-            base = (base,)
+        """The orbit member least in TLC's order, variable by variable: most permutations
+        drop out at the first variables (which rarely change, so their images are cached),
+        and later variables are permuted only by the few that remain."""
         if len(self.values) > 500_000 or len(self.supports) > 2_000_000:
             self.values.clear()
             self.supports.clear()
             for cache in self.images:
                 cache.clear()
         cands = self.all_candidates
-        for v in base:
+        for v in state:
             if len(cands) == 1:
                 break
-            hashes = [self._image_hash(v, i) for i in cands]
-            least = min(hashes)
-            cands = [i for i, h in zip(cands, hashes, strict=True) if h == least]
-        best = cands[0]
-        if len(cands) > 1:  # equal hashes all along: TLC's order decides
-            images = {i: tuple([self._image(v, i) for v in base]) for i in cands}
-            best = min(cands, key=lambda i: tlc_key(images[i]))
-        if best < 0:
-            return base
-        return tuple([self._image(v, best) for v in base])
+            cands = self._least(v, cands)
+        best = cands[0]  # all remaining candidates give the same image
+        image = state if best < 0 else tuple([self._image(v, best) for v in state])
+        return image if self.view_fn is None else self.view_fn(image)
 
 
 _NOTHING = frozenset()

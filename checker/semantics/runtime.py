@@ -38,7 +38,8 @@ __all__ = [
     "app", "app_n", "field", "except_", "domain", "cup", "cap", "diff", "subseteq", "card",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
-    "to_string", "tlc_print", "tlc_assert", "choose", "truth", "enum", "setmap", "setfilter",
+    "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
+    "add", "sub", "mul", "lt", "le", "gt", "ge", "member", "not_member", "setmap", "setfilter",
     "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
@@ -146,8 +147,12 @@ def diff(a, b):
 
 def subseteq(a, b):
     if type(b) is frozenset and type(a) is frozenset:
-        return a <= b
-    return all(x in b for x in _set(a))
+        if a <= b:
+            return True
+        for x in a - b:  # TLC compares each element with b's: kinds must agree
+            member(x, b)
+        return False
+    return all(member(x, b) for x in _set(a))
 
 
 def card(s):
@@ -302,13 +307,57 @@ def eq(a, b):
     """a = b, with TLC's error for values of different kinds (a model value is unequal to
     everything else, without error)."""
     if type(a) is type(b):
-        return a == b
+        if a == b:
+            return True
+        if type(a) is frozenset:  # TLC compares elements: kinds must agree
+            for x in a - b:
+                member(x, b)
+        return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
     raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+
+
+def member(x, s) -> bool:
+    """x \\in s. TLC compares x with the elements, so an x of another kind than an element
+    is an error (a model value excepted); looked at only when x is not found."""
+    if x in s:
+        return True
+    if type(s) is frozenset and s and type(x) is not ModelValue:
+        _check_kinds(x, s)
+    return False
+
+
+def not_member(x, s) -> bool:
+    """x \\notin s (see member)."""
+    if x in s:
+        return False
+    if type(s) is frozenset and s and type(x) is not ModelValue:
+        _check_kinds(x, s)
+    return True
+
+
+def _check_kinds(x, s: frozenset) -> None:
+    """TLC's error if x cannot be compared with some element of s."""
+    kinds = _SET_KINDS.get(id(s))
+    if kinds is None or kinds[0] is not s:
+        if len(_SET_KINDS) > 100_000:
+            _SET_KINDS.clear()
+        kinds = _SET_KINDS[id(s)] = (s, frozenset(_KIND_OF.get(type(e)) or _kind(e)
+                                                  for e in s))
+    kx = _KIND_OF.get(type(x)) or _kind(x)
+    if len(kinds[1]) == 1 and kx in kinds[1]:
+        return
+    for e in ordered(s):
+        eq(e, x)  # raises on the first element of another kind
+
+
+_KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
+            frozenset: "set", tuple: "function", Fn: "function"}
+_SET_KINDS: dict = {}
 
 
 def _kind(v) -> str:
@@ -338,7 +387,105 @@ def truth(v):
     """A value used as a condition must be a Boolean (TLC's error otherwise)."""
     if v is True or v is False:
         return v
-    raise EvalError(f"A non-boolean expression ({show(v)}) was used as a condition.")
+    raise EvalError(_NOT_BOOLEAN[0](v))
+
+
+def boolean(v, why: int):
+    """v, which the compiler could not prove Boolean, used where TLC needs a Boolean; `why`
+    picks TLC's wording for the place (an index into _NOT_BOOLEAN)."""
+    if v is True or v is False:
+        return v
+    if v is UNKNOWN:
+        raise UnknownUsed
+    raise EvalError(_NOT_BOOLEAN[why](v))
+
+
+def a_kind(v) -> str:
+    """The kind of a value with its article, as TLC names it in messages."""
+    t = type(v)
+    if t is Fn:
+        return "a record" if all(type(k) is str for k in v[0]) else "a function"
+    if t is tuple:
+        return "a tuple"
+    k = _kind(v)
+    return ("an " if k[0] in "aeiou" else "a ") + k
+
+
+_NOT_BOOLEAN = (
+    lambda v: f"TLC expected a boolean value, but did not find one. {show(v)}",
+    lambda v: f"Attempted to evaluate an expression of form P /\\ Q when P was\n{a_kind(v)}.",
+    lambda v: f"Attempted to evaluate an expression of form P /\\ Q when Q was\n{a_kind(v)}.",
+    lambda v: f"Attempted to evaluate an expression of form P \\/ Q when P was\n{a_kind(v)}.",
+    lambda v: f"Attempted to evaluate an expression of form P \\/ Q when Q was\n{a_kind(v)}.",
+    lambda v: f"Attempted to evaluate an expression of form P => Q when P was\n{a_kind(v)}.",
+    lambda v: f"Attempted to evaluate an expression of form P => Q when Q was\n{a_kind(v)}.",
+    lambda v: f"Attempted to apply the operator ~ to a non-boolean\n({a_kind(v)})",
+    lambda v: "Attempted to evaluate an expression of form P <=> Q when P or Q was not a "
+              "boolean.",
+    lambda v: f"A non-boolean expression ({a_kind(v)}) was used as the condition of an IF.",
+    lambda v: f"A non-boolean expression ({a_kind(v)}) was used as a condition of a CASE. "
+              f"{show(v)}",
+    lambda v: f"Attempted to evaluate an expression of form {{x \\in S : P(x)}} when P was "
+              f"{a_kind(v)}.\n{show(v)}",
+    lambda v: f"In computing initial states, TLC expected a boolean expression,\nbut instead "
+              f"found {show(v)}.",
+    lambda v: f"The next state relation is not a boolean expression.\n{show(v)}",
+)
+# Indices into _NOT_BOOLEAN, named for the compiler.
+(B_VALUE, B_AND_P, B_AND_Q, B_OR_P, B_OR_Q, B_IMPLIES_P, B_IMPLIES_Q, B_NOT, B_EQUIV, B_IF,
+ B_CASE, B_FILTER, B_INIT, B_NEXT) = range(14)
+
+
+def _not_int(op: str, a, b):
+    if type(a) is not int:
+        raise EvalError(f"The first argument of {op} should be an integer, but instead it "
+                        f"is:\n{show(a)}")
+    raise EvalError(f"The second argument of {op} should be an integer, but instead it "
+                    f"is:\n{show(b)}")
+
+
+# Integer operators for operands the compiler cannot prove to be integers: Python would
+# otherwise compare strings, concatenate sequences or take set differences without a word.
+def add(a, b):
+    if type(a) is int and type(b) is int:
+        return a + b
+    _not_int("+", a, b)
+
+
+def sub(a, b):
+    if type(a) is int and type(b) is int:
+        return a - b
+    _not_int("-", a, b)
+
+
+def mul(a, b):
+    if type(a) is int and type(b) is int:
+        return a * b
+    _not_int("*", a, b)
+
+
+def lt(a, b):
+    if type(a) is int and type(b) is int:
+        return a < b
+    _not_int("<", a, b)
+
+
+def le(a, b):
+    if type(a) is int and type(b) is int:
+        return a <= b
+    _not_int("<=", a, b)
+
+
+def gt(a, b):
+    if type(a) is int and type(b) is int:
+        return a > b
+    _not_int(">", a, b)
+
+
+def ge(a, b):
+    if type(a) is int and type(b) is int:
+        return a >= b
+    _not_int(">=", a, b)
 
 
 def enum(s):

@@ -21,6 +21,11 @@ sort key with exactly that order.
 from __future__ import annotations
 
 import itertools
+import sys
+
+# Integers are unbounded; printing one must not stop at Python's 4,300-digit guard.
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
 
 
 class EvalError(Exception):
@@ -96,6 +101,16 @@ class ModelValue(int):
 
     def __reduce__(self):
         return (ModelValue, (self.name,))
+
+    # A model value is no number: arithmetic and ordering on it are TLC's errors. (Python
+    # tries these first, before int's, even with the model value on the right.)
+    def _not_a_number(self, *other):
+        raise EvalError(f"Attempted to use the model value {self.name} as an integer, in an "
+                        f"arithmetic operator or an ordering comparison.")
+
+    __add__ = __sub__ = __mul__ = __floordiv__ = __mod__ = __pow__ = _not_a_number
+    __radd__ = __rsub__ = __rmul__ = __rfloordiv__ = __rmod__ = __rpow__ = _not_a_number
+    __lt__ = __le__ = __gt__ = __ge__ = __neg__ = _not_a_number
 
 
 class Fn(tuple):

@@ -1,0 +1,287 @@
+"""Inputs on which kipcheck once gave a silent wrong answer or a traceback, each pinned to what
+TLC 2.18 reports for the same spec and configuration (exit code and the key part of its
+message)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checker.api import check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_spec(tmp_path, body: str, cfg: str = "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n",
+               name: str = "M", extends: str = "Naturals"):
+    spec = tmp_path / f"{name}.tla"
+    head = f"EXTENDS {extends}\n" if extends else ""
+    spec.write_text(f"---- MODULE {name} ----\n{head}{body}\n====\n")
+    (tmp_path / f"{name}.cfg").write_text(cfg)
+    return spec
+
+
+def cli(*args, env=None):
+    """Run the CLI in a fresh process: (exit code, stdout + stderr)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    p = subprocess.run([sys.executable, "-m", "checker.cli", *args], cwd=ROOT, env=full_env,
+                       capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+# -- ASSUMEs of EXTENDed modules ----------------------------------------------------------------
+
+def test_false_assume_of_extended_kip858_module_exits_10():
+    rc, out = cli("check", "invariants/KIP858Properties.tla", "-c",
+                  "invariants/KIP858_a_small_assign.cfg", "--lib", "spec", "-D", 'Revision="z"')
+    assert rc == 10, out
+    assert "Assumption line 84, col 8 to line 96, col 62 of module KIP858 is false." in out
+
+
+def test_false_assume_of_extended_kip516_module_exits_10():
+    rc, out = cli("check", "invariants/KIP516Properties.tla", "-c",
+                  "invariants/KIP516_small.cfg", "--lib", "spec", "-D", "ReplicationFactor=5")
+    assert rc == 10, out
+    assert "of module KIP516 is false." in out
+
+
+def test_assumes_of_extended_modules_first_and_not_of_instances(tmp_path):
+    (tmp_path / "E.tla").write_text("---- MODULE E ----\nCONSTANT K\nASSUME K \\in {1,2}\n====\n")
+    (tmp_path / "I.tla").write_text("---- MODULE I ----\nCONSTANT J\nASSUME J = 7\n====\n")
+    body = ("VARIABLE x\nASSUME K = 9\nInst == INSTANCE I WITH J <- 3\n"
+            "Init == x = 0\nNext == x < 3 /\\ x' = x + 1")
+    cfg = "CONSTANT K = {}\nINIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n"
+    spec = write_spec(tmp_path, body, cfg.format(5), extends="E, Naturals")
+    o = check(spec)
+    assert o.exit_code == 10
+    assert o.message == "Assumption line 3, col 8 to line 3, col 18 of module E is false."
+    (tmp_path / "M.cfg").write_text(cfg.format(1))
+    o = check(spec)
+    assert o.exit_code == 10
+    assert o.message == "Assumption line 4, col 8 to line 4, col 12 of module M is false."
+    spec.write_text(spec.read_text().replace("ASSUME K = 9\n", ""))
+    (tmp_path / "M.cfg").write_text(cfg.format(1))
+    o = check(spec)  # I's ASSUME (J = 7 with J <- 3) is not checked, as in TLC
+    assert (o.verdict, o.distinct_states) == ("ok", 4)
+
+
+# -- values used as Booleans must be Booleans --------------------------------------------------
+
+def test_integer_conjunct_in_next_is_an_evaluation_error(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 3 /\\ 7 /\\ x' = x + 1")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message.startswith("The next state relation is not a boolean expression.\n7")
+    assert (o.span.line, o.span.col) == (5, 18)
+
+
+@pytest.mark.parametrize("init", ["3", "x = 0 /\\ 3"])
+def test_init_that_is_not_a_boolean(tmp_path, init):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == {init}\nNext == x' = x")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message == ("In computing initial states, TLC expected a boolean expression,\n"
+                         "but instead found 3.")
+
+
+# (invariant body, TLC's message)
+NOT_BOOLEAN = [
+    ("3", "TLC expected a boolean value, but did not find one. 3"),
+    ("IF 3 THEN TRUE ELSE FALSE",
+     "A non-boolean expression (an integer) was used as the condition of an IF."),
+    ("CASE 3 -> TRUE [] OTHER -> FALSE",
+     "A non-boolean expression (an integer) was used as a condition of a CASE. 3"),
+    ("\\A y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("\\E y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("CHOOSE y \\in {1} : 3", "TLC expected a boolean value, but did not find one. 3"),
+    ("{y \\in {1} : 3} = {}",
+     "Attempted to evaluate an expression of form {x \\in S : P(x)} when P was an integer.\n3"),
+    ("~ 3", "Attempted to apply the operator ~ to a non-boolean\n(an integer)"),
+    ("3 => TRUE", "Attempted to evaluate an expression of form P => Q when P was\nan integer."),
+    ("(3 <=> TRUE)",
+     "Attempted to evaluate an expression of form P <=> Q when P or Q was not a boolean."),
+    ("(TRUE /\\ 3)",
+     "Attempted to evaluate an expression of form P /\\ Q when Q was\nan integer."),
+    ("(FALSE \\/ \"a\")",
+     "Attempted to evaluate an expression of form P \\/ Q when Q was\na string."),
+    ("x < 1 /\\ x", "Attempted to evaluate an expression of form P /\\ Q when Q was\nan integer."),
+]
+
+
+@pytest.mark.parametrize("inv,message", NOT_BOOLEAN)
+def test_non_boolean_in_an_invariant_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_non_boolean_constraint_is_an_error_not_a_filter(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x + 1\nCon == 3",
+                      "INIT Init\nNEXT Next\nCONSTRAINT Con\n")
+    o = check(spec)
+    assert (o.exit_code, o.message) == (75, "TLC expected a boolean value, but did not find "
+                                            "one. 3\nThe error occurred while evaluating a "
+                                            "CONSTRAINT or ACTION_CONSTRAINT.")
+
+
+def test_short_circuit_operands_are_not_evaluated(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == (TRUE \\/ 3) /\\ ~(FALSE /\\ 3) /\\ (FALSE => 3)",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+def test_non_boolean_assumption_exits_10(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nASSUME 3\nInit == x = 0\nNext == x' = x")
+    o = check(spec)
+    assert o.exit_code == 10
+    assert o.message.endswith("failed.\nTLC expected a boolean value, but did not find one. 3")
+
+
+# -- integer operators on other values -------------------------------------------------------
+
+@pytest.mark.parametrize("expr,message", [
+    ('"a" < "b"', 'The first argument of < should be an integer, but instead it is:\n"a"'),
+    ('x >= "b"', 'The second argument of >= should be an integer, but instead it is:\n"b"'),
+    ("{1} <= {1, 2}", "The first argument of <= should be an integer, but instead it is:\n{1}"),
+    ("<<1>> + <<2>> = <<1, 2>>",
+     "The first argument of + should be an integer, but instead it is:\n<<1>>"),
+    ("{1, 2} - {1} = {2}",
+     "The first argument of - should be an integer, but instead it is:\n{1, 2}"),
+])
+def test_integer_operators_refuse_other_values(tmp_path, expr, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == {expr} /\\ x' = x")
+    o = check(spec)
+    assert o.exit_code == 75
+    assert o.message.startswith(message)
+
+
+def test_model_value_in_arithmetic_stops_at_once(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = m\nNext == x' = x + 1",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.distinct_states) == ("error", 75, 1)
+    assert o.message.startswith("Attempted to use the model value m as an integer")
+    for expr in ("1 + m", "m < 2", "2 > m", "-m", "m * 2", "m \\div 2", "2 ^ m"):
+        (tmp_path / "M.tla").write_text(spec.read_text().replace("x' = x + 1",
+                                                                  f"x' = ({expr})"))
+        assert check(spec).exit_code == 75, expr
+
+
+def test_integers_beyond_4300_digits_print(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 2^20000\nNext == x' = x\nInv == x < 5",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 12, out
+    assert str(2 ** 20000) in out
+
+
+# -- comparing values of different kinds inside sets ----------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ("[a |-> 1] \\notin {-1}",
+     "Attempted to check equality of integer -1 with non-integer:\n[a |-> 1]"),
+    ("x \\in {\"a\"}", 'Attempted to check equality of string "a" with non-string:\n0'),
+    ("{1, 2} \\subseteq {\"a\"}", 'Attempted to check equality of string "a" with '
+                                "non-string:\n1"),
+    ("{1} = {\"a\", \"b\"}", 'Attempted to check equality of string "a" with non-string:\n1'),
+])
+def test_membership_across_kinds_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers")
+    o = check(spec)
+    assert (o.exit_code, o.message) == (75, message)
+
+
+def test_model_values_compare_unequal_to_everything_without_error(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == m \\notin {1, 2} /\\ m # 1 /\\ {m} # {1} /\\ ~({m} \\subseteq {1})"
+                      " /\\ 1 \\notin {m}",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+# -- .cfg overrides of definitions -----------------------------------------------------------
+
+def test_override_of_a_definition_the_cfg_names_directly(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 3 /\\ x' = x + 1\n"
+                      "Inv == TRUE\nMCInv == x < 2",
+                      "CONSTANT Inv <- MCInv\nINIT Init\nNEXT Next\nINVARIANT Inv\n"
+                      "CHECK_DEADLOCK FALSE\n")
+    o = check(spec)  # TLC: Inv violated, 3 distinct, 3 generated, trace of 3
+    assert (o.verdict, o.property, o.distinct_states, o.states_generated, len(o.trace)) == (
+        "invariant", "Inv", 3, 3, 3)
+
+
+def test_overrides_inside_the_specification_of_an_extended_module(tmp_path):
+    (tmp_path / "B.tla").write_text(
+        "---- MODULE B ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == x < 3 /\\ x' = x + 1\nSpec == Init /\\ [][Next]_x\n====\n")
+    spec = write_spec(tmp_path, "MCInit == x \\in {1, 2}\nMCNext == x < 5 /\\ x' = x + 2\n"
+                      "Inv == x < 4",
+                      "CONSTANT Init <- MCInit\nNext <- MCNext\nSPECIFICATION Spec\n"
+                      "INVARIANT Inv\nCHECK_DEADLOCK FALSE\n", name="MC", extends="B")
+    o = check(spec)  # TLC: Inv violated, 4 distinct, 4 generated, 1 left, trace x = 2, 4
+    assert (o.verdict, o.distinct_states, o.states_generated, o.states_left) == (
+        "invariant", 4, 4, 1)
+    assert [s.state for s in o.trace] == [(2,), (4,)]
+    (tmp_path / "MC.cfg").write_text("CONSTANT Init <- MCInit\nINIT Init\nNEXT Next\n"
+                                     "CHECK_DEADLOCK FALSE\n")
+    o = check(spec)  # TLC: 3 distinct, 4 generated
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 4)
+
+
+# -- SYMMETRY --------------------------------------------------------------------------------
+
+SYM_VIEW = ("EXTENDS TLC\nCONSTANTS m1, m2\nVARIABLES a, b\n"
+            "Init == a \\in {m1, m2} /\\ b \\in {m1, m2}\nNext == UNCHANGED <<a, b>>\n"
+            "Sym == Permutations({m1, m2})\nV == b\nSymV == Permutations({a, b})")
+
+
+def test_symmetry_with_view_takes_the_view_of_tlcs_representative(tmp_path):
+    spec = write_spec(tmp_path, SYM_VIEW, "CONSTANTS m1 = m1 m2 = m2\nINIT Init\nNEXT Next\n"
+                      "SYMMETRY Sym\nVIEW V\n", extends=None)
+    o = check(spec)  # TLC: 2 distinct, 6 generated
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 2, 6)
+
+
+def test_symmetry_reading_a_variable_is_a_config_error(tmp_path):
+    spec = write_spec(tmp_path, SYM_VIEW, "CONSTANTS m1 = m1 m2 = m2\nINIT Init\nNEXT Next\n"
+                      "SYMMETRY SymV\n", extends=None)
+    rc, out = cli("check", str(spec))
+    assert rc == 151, out  # TLC: exit 151
+    assert "In evaluation, the identifier a is either undefined or not an operator" in out
+    assert "M.tla:9:23" in out and "Traceback" not in out
+
+
+KEYS_SCRIPT = """
+import sys
+from checker.engine.fingerprints import fingerprint
+from checker.frontend import load_spec
+from checker.semantics import model
+built = model.build(load_spec(sys.argv[1], sys.argv[2]))
+states = list(built.model.init())
+print(sorted(fingerprint(built.model.fingerprint(s)) for s in states))
+"""
+
+
+def test_symmetry_representative_is_the_same_in_every_process(tmp_path):
+    spec = write_spec(tmp_path, "EXTENDS TLC\nCONSTANTS m1, m2, m3\nVARIABLES b, a\n"
+                      "Init == a \\in {m1, m2, m3} /\\ b \\in [{m1, m2, m3} -> {\"x\", \"y\"}]\n"
+                      "Next == UNCHANGED <<a, b>>\nSym == Permutations({m1, m2, m3})",
+                      "CONSTANTS m1 = m1 m2 = m2 m3 = m3\nINIT Init\nNEXT Next\n"
+                      "SYMMETRY Sym\n", extends=None)
+    outs = set()
+    for seed in ("1", "2", "3"):
+        p = subprocess.run([sys.executable, "-c", KEYS_SCRIPT, str(spec), str(spec)[:-4] + ".cfg"],
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed},
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        outs.add(p.stdout)
+    assert len(outs) == 1

@@ -89,6 +89,17 @@ class Result:
     loop_step: Step | None = None  # ... by this action (None: it stutters forever)
 
 
+def _in_model(constraints, action_constraints, state, succ, trace_fn) -> bool:
+    """Whether succ satisfies the CONSTRAINTs and (reached from state) the ACTION_CONSTRAINTs;
+    an evaluation error in one stops the search with the trace to succ."""
+    try:
+        return all(c(succ) for c in constraints) and all(
+            c(state, succ) for c in action_constraints)
+    except EVAL_ERRORS as e:
+        raise _Stop("error", None, trace_fn(), f"{error_message(e)}\nThe error occurred "
+                    "while evaluating a constraint.", ("constraint", None), e) from None
+
+
 class _Stop(Exception):
     def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None, loop=None,
                  loop_step=None):
@@ -177,7 +188,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         for state in inits:
             stats["generated"] += 1
             cov[1] += 1
-            in_model = all(c(state) for c in constraints)
+            in_model = _in_model(constraints, (), None, state, lambda s=state: [Step(None, s)])
             key = key_of(state) if in_model else None
             new = in_model and key not in parents
             if new:
@@ -209,8 +220,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
             properties (always), enqueue if new. True if it was a new state."""
-            in_model = all(c(succ) for c in constraints) and all(
-                c(state, succ) for c in action_constraints)
+            trace_fn = _TraceTo(trace_to, key, action, succ)
+            in_model = _in_model(constraints, action_constraints, state, succ, trace_fn)
             new = False
             skey = None
             if in_model:
@@ -224,7 +235,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     if nxt > stats["depth"]:
                         stats["depth"] = nxt
             if new or not in_model:
-                check_invariants(succ, _TraceTo(trace_to, key, action, succ))
+                check_invariants(succ, trace_fn)
             for name, pred in action_props:
                 if pred(state, succ) is not True:
                     raise _Stop("property", name, trace_to(key, step_of(action, succ)))

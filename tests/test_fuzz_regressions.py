@@ -1,0 +1,34 @@
+"""Bugs found by the generated models of tests/specgen.py, each pinned by its reduced case."""
+from __future__ import annotations
+
+import pytest
+
+from checker.api import check
+
+SPEC = r"""---- MODULE M ----
+EXTENDS Integers, Sequences
+VARIABLE x
+Init == x = 0
+Next == x < 2 /\ x' = x + 1
+Con == x = %s => (1 \div 0) = 1
+AC == x' = %s => Head(<<>>) = 1
+====
+"""
+
+
+@pytest.mark.parametrize("kind, at, generated, distinct, trace", [
+    ("CONSTRAINT Con", 0, 1, 0, 1),  # on an initial state
+    ("CONSTRAINT Con", 1, 2, 1, 2),  # on a successor
+    ("ACTION_CONSTRAINT AC", 2, 3, 2, 3),
+])
+def test_evaluation_error_in_a_constraint(tmp_path, kind, at, generated, distinct, trace):
+    """An evaluation error inside a CONSTRAINT or ACTION_CONSTRAINT is an evaluation error
+    (exit 75) with the behaviour that led to it, not a Python traceback."""
+    (tmp_path / "M.tla").write_text(SPEC % (at, at))
+    (tmp_path / "M.cfg").write_text(f"INIT Init\nNEXT Next\n{kind}\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code) == ("error", 75)
+    assert "while evaluating a constraint" in out.message
+    assert ("is 0" if "CONSTRAINT Con" == kind else "Head") in out.message
+    assert (out.states_generated, out.distinct_states, out.trace_length) == (
+        generated, distinct, trace)

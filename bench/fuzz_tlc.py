@@ -82,7 +82,7 @@ def compare(k, t: dict) -> list[str]:
     diffs = []
     if k.exit_code == 0:
         for key in ("distinct_states", "states_generated", "depth"):
-            if rep.get(key) != t.get(key):
+            if t.get(key) is not None and rep.get(key) != t.get(key):
                 diffs.append(f"{key}: kipcheck {rep.get(key)}, TLC {t.get(key)}")
     elif k.exit_code in (11, 12, 13):
         if k.exit_code == 12 and rep.get("property") != t.get("property"):

@@ -172,6 +172,8 @@ class Generator:
             lambda: self._max(sc, d),
             lambda: f"<<{e()}, {self.expr('bool', sc, d)}>>[1]",
             lambda: self._helper_call(sc, d),
+            lambda: f"(Cardinality(SUBSET {self.expr('set', sc, d)}) % K)",
+            lambda: self._recursive(sc, d),
         ]
         return self.pick(forms)()
 
@@ -202,6 +204,17 @@ class Generator:
         op = self.pick(self.helper_ops)
         return f"{op}({self.expr('int', sc, d)}, {self.expr('int', sc, d)})"
 
+    def _recursive(self, sc: _Scope, d: int) -> str:
+        """A RECURSIVE operator or a recursive function (defined once, used anywhere)."""
+        if not any(h.startswith("RECURSIVE") for h in self.helpers):
+            self.helpers.append("RECURSIVE SumOf(_)\n"
+                                "SumOf(S) == IF S = {} THEN 0 ELSE "
+                                "LET el == CHOOSE c \\in S : TRUE IN el + SumOf(S \\ {el})")
+            self.helpers.append("fact[n \\in 0..4] == IF n = 0 THEN 1 ELSE n * fact[n - 1]")
+        if self.chance(0.5):
+            return f"(SumOf({self.expr('set', sc, d)}) % K)"
+        return f"(fact[{self.expr('int', sc, d)}] % K)"
+
     def _bool(self, sc: _Scope, d: int) -> str:
         common = self._common("bool", sc, d)
         if common:
@@ -223,8 +236,24 @@ class Generator:
             lambda: self._quant(sc, d),
             lambda: f"{e('rec')}.b",
             lambda: f"<<{e()}, {e('bool')}>>[2]",
+            lambda: f"({e('seq')} \\in Seq(0..(K-1)))",
+            lambda: f"(<<{e()}, {e()}>> \\in (0..(K-1)) \\X {e('set')})",
+            lambda: f"({e()} \\in Nat)",
+            lambda: f"({e('fun')} \\in [Procs -> {e('set')}])",
+            lambda: self._quant2(sc, d),
         ]
         return self.pick(forms)()
+
+    def _quant2(self, sc: _Scope, d: int) -> str:
+        """Two bound names at once, or a tuple of them."""
+        a, b = self.fresh("i"), self.fresh("i")
+        inner = sc.add("int", a).add("int", b)
+        q = self.pick(["\\E", "\\A"])
+        body = self.expr("bool", inner, d)
+        if self.chance(0.5):
+            return f"({q} {a}, {b} \\in {self.expr('set', sc, d)} : {body})"
+        return (f"({q} <<{a}, {b}>> \\in {self.expr('set', sc, d)} \\X "
+                f"{self.expr('set', sc, d)} : {body})")
 
     def _quant(self, sc: _Scope, d: int) -> str:
         name, dom, inner = self._bind(sc, d)
@@ -243,10 +272,11 @@ class Generator:
             lambda: self._filter(sc, d),
             lambda: self._image(sc, d),
             lambda: f"({e('int')}..{e('int')})",
-            lambda: f"UNION {{{e()}, {e()}}}",
+            lambda: f"(UNION {{{e()}, {e()}}})",
             lambda: f"(CHOOSE {self._choose_subset(sc, d)})",
             lambda: f"{{{e('fun')}[{self.fresh_p()}] : {self.last_p()} \\in Procs}}",
             lambda: self._seq_range(sc, d),
+            lambda: (lambda i: f"(DOMAIN [{i} \\in {e()} |-> {self.expr('bool', sc.add('int', i), d)}])")(self.fresh("i")),
         ]
         return self.pick(forms)()
 
@@ -357,7 +387,7 @@ class Generator:
             lambda: f"{{{p} \\in Procs : {self.expr('bool', sc.add('mv', p), d)}}}",
             lambda: (f"({self.expr('mvs', sc, d)} {self.pick(SET_OPS[:3])} "
                      f"{self.expr('mvs', sc, d)})"),
-            lambda: f"DOMAIN {self.expr('fun', sc, d)}",
+            lambda: f"(DOMAIN {self.expr('fun', sc, d)})",
         ]
         return self.pick(forms)()
 
@@ -369,7 +399,7 @@ class Generator:
         if kind == "int" and c < 0.6:
             return f"0..{self.expr('int', sc, d)}"
         if kind == "set" and c < 0.6:
-            return f"SUBSET {self.expr('set', sc, d)}"
+            return f"(SUBSET {self.expr('set', sc, d)})"
         return f"{{{self.expr(kind, sc, d)}, {self.expr(kind, sc, d)}}}"
 
 
@@ -513,6 +543,8 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
         defs.append(f"ActConstr == {about_state(1, state_scope(primed=True))}")
         cfg.append("ACTION_CONSTRAINT ActConstr")
     assumes = []
+    if r.random() < 0.1:
+        assumes.append("ASSUME " + g.expr("bool", _Scope(), 2))
     if r.random() < 0.25:
         assumes.append("ASSUME " + r.choice(["K > 0", "K \\in Nat", "Procs # {}", "K < 10"]))
     # reductions: only where the answer does not depend on which representative is kept
@@ -592,7 +624,7 @@ _TYPE_ERRORS = [
 def _plant(case: Case, g: Generator, var_of: dict[str, str]) -> None:
     """Change the case so that it carries one fault; name the fault in case.kind."""
     r = g.r
-    where = r.choice(["Init", "Act1", "TypeOK", "ASSUME", "Constr"])
+    where = r.choice(["Init", "Act1", "TypeOK", "ASSUME", "Constr", "Inv", "Prop"])
     c = r.random()
     if c < 0.45:
         kind, text = r.choice(_TYPE_ERRORS)
@@ -624,12 +656,16 @@ def _plant(case: Case, g: Generator, var_of: dict[str, str]) -> None:
 
 def _inject(case: Case, where: str, text: str) -> None:
     spec = case.spec
-    if where == "ASSUME" or where not in ("Init", "Act1", "TypeOK", "Constr", "Inv"):
+    if where == "ASSUME" or where not in ("Init", "Act1", "TypeOK", "Constr", "Inv", "Prop"):
         case.spec = spec.replace("\nvars ==", f"\nASSUME {text}\nvars ==", 1)
         return
     if where == "Constr":
         case.spec = spec.replace("\n====", f"\nBadConstr == {text}\n====")
         case.cfg += "CONSTRAINT BadConstr\n"
+        return
+    if where == "Prop":
+        case.spec = spec.replace("\n====", f"\nBadProp == [][{text}]_vars\n====")
+        case.cfg += "PROPERTY BadProp\n"
         return
     if where == "Inv":
         case.spec = spec.replace("\n====", f"\nBadInv == {text}\n====")

@@ -32,3 +32,19 @@ def test_evaluation_error_in_a_constraint(tmp_path, kind, at, generated, distinc
     assert ("is 0" if "CONSTRAINT Con" == kind else "Head") in out.message
     assert (out.states_generated, out.distinct_states, out.trace_length) == (
         generated, distinct, trace)
+
+
+@pytest.mark.parametrize("init, constraint, generated", [
+    ("x \\in {0, 1}", "x > 5", 2),  # every initial state is outside the CONSTRAINT
+    ("x \\in {}", "TRUE", 0),  # no initial state at all
+])
+def test_depth_counts_the_initial_level_even_when_no_state_is_kept(tmp_path, init, constraint,
+                                                                   generated):
+    """TLC reports depth 1 once the initial states are computed, whether or not it kept one."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers\nVARIABLE x\n"
+        f"Init == {init}\nNext == x' = x + 1\nCon == {constraint}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCONSTRAINT Con\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.states_generated, out.distinct_states, out.depth) == (
+        "ok", generated, 0, 1)

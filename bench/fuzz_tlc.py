@@ -77,6 +77,8 @@ def compare(k, t: dict) -> list[str]:
         # TLC ends an evaluation error with 75 (initial states), 76 (invariant) or 255 (next
         # state, constraint): a differing code there is a lesser disagreement than a verdict
         tag = "eval exit code" if {k.exit_code, t["exit_code"]} <= EVAL_CODES else "exit code"
+        if "Overflow" in t["output"]:  # TLC's integers are 32-bit, kipcheck's exact
+            tag = "TLC integer overflow"
         return [f"{tag}: kipcheck {k.exit_code}, TLC {t['exit_code']}"]
     rep = k.report or {}
     diffs = []
@@ -88,7 +90,10 @@ def compare(k, t: dict) -> list[str]:
         if k.exit_code == 12 and rep.get("property") != t.get("property"):
             diffs.append(f"violated: kipcheck {rep.get('property')}, TLC {t.get('property')}")
         if rep.get("trace_length") != t.get("trace_length"):
-            diffs.append(f"trace length: kipcheck {rep.get('trace_length')}, "
+            # a liveness counterexample is any lasso that breaks the property; TLC's is not
+            # always the shortest, so its length is a lesser disagreement
+            tag = "liveness trace length" if rep.get("loop") is not None else "trace length"
+            diffs.append(f"{tag}: kipcheck {rep.get('trace_length')}, "
                          f"TLC {t.get('trace_length')}")
     return diffs
 

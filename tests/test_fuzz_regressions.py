@@ -48,3 +48,20 @@ def test_depth_counts_the_initial_level_even_when_no_state_is_kept(tmp_path, ini
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.states_generated, out.distinct_states, out.depth) == (
         "ok", generated, 0, 1)
+
+
+@pytest.mark.parametrize("prop, generated, trace", [
+    ("[][x' = 2 => Head(<<>>) = 1]_x", 3, 3),  # an action property, on a step
+    ("x = 0 /\\ Head(<<>>) = 1", 1, 1),  # a property's initial-state part
+])
+def test_evaluation_error_in_a_property(tmp_path, prop, generated, trace):
+    """An evaluation error inside a PROPERTY is an evaluation error with its trace (exit 75),
+    not a Python traceback."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers, Sequences\nVARIABLE x\nInit == x = 0\n"
+        f"Next == x < 2 /\\ x' = x + 1\nProp == {prop}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nPROPERTY Prop\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code, out.property) == ("error", 75, "Prop")
+    assert "Head" in out.message and "while evaluating property Prop" in out.message
+    assert (out.states_generated, out.trace_length) == (generated, trace)

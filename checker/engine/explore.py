@@ -100,6 +100,15 @@ def _in_model(constraints, action_constraints, state, succ, trace_fn) -> bool:
                     "while evaluating a constraint.", ("constraint", None), e) from None
 
 
+def _holds(name, pred, trace_fn, *states):
+    """A PROPERTY's value on a state or a step; an evaluation error in it stops the search."""
+    try:
+        return pred(*states)
+    except EVAL_ERRORS as e:
+        raise _Stop("error", name, trace_fn(), f"{error_message(e)}\nThe error occurred "
+                    f"while evaluating property {name}.", ("property", name), e) from None
+
+
 class _Stop(Exception):
     def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None, loop=None,
                  loop_step=None):
@@ -201,7 +210,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 check_invariants(state, lambda s=state: [Step(None, s)])
             if new:
                 for name, pred in model.init_properties:
-                    if pred(state) is not True:
+                    if _holds(name, pred, lambda s=state: [Step(None, s)], state) is not True:
                         raise _Stop("property", name, [Step(None, state)])
                 queue.append((state, key, 1))
         stats["depth"] = 1  # TLC's depth counts the initial level even when it keeps no state
@@ -238,7 +247,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             if new or not in_model:
                 check_invariants(succ, trace_fn)
             for name, pred in action_props:
-                if pred(state, succ) is not True:
+                if _holds(name, pred, trace_fn, state, succ) is not True:
                     raise _Stop("property", name, trace_to(key, step_of(action, succ)))
             if new:
                 push((succ, skey, nxt))

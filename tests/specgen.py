@@ -276,7 +276,7 @@ class Generator:
             lambda: f"(CHOOSE {self._choose_subset(sc, d)})",
             lambda: f"{{{e('fun')}[{self.fresh_p()}] : {self.last_p()} \\in Procs}}",
             lambda: self._seq_range(sc, d),
-            lambda: (lambda i: f"(DOMAIN [{i} \\in {e()} |-> {self.expr('bool', sc.add('int', i), d)}])")(self.fresh("i")),
+            lambda: self._domain(sc, d),
         ]
         return self.pick(forms)()
 
@@ -296,6 +296,11 @@ class Generator:
         name = self.fresh("i")
         return (f"{{{self.expr('int', sc.add('int', name), d)} : "
                 f"{name} \\in {self.expr('set', sc, d)}}}")
+
+    def _domain(self, sc: _Scope, d: int) -> str:
+        name = self.fresh("i")
+        dom = self.expr("set", sc, d)
+        return f"(DOMAIN [{name} \\in {dom} |-> {self.expr('bool', sc.add('int', name), d)}])"
 
     def _choose_subset(self, sc: _Scope, d: int) -> str:
         name = self.fresh("t")
@@ -420,7 +425,7 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
         if size <= 1500:
             break
     names = [f"v{i}" for i in range(1, len(kinds) + 1)]
-    var_of = dict(zip(names, kinds))
+    var_of = dict(zip(names, kinds, strict=True))
     depth = r.randint(1, 3)
 
     def state_scope(primed: bool = False) -> _Scope:
@@ -645,7 +650,7 @@ def _plant(case: Case, g: Generator, var_of: dict[str, str]) -> None:
         v = next(iter(var_of))
         s = r.choice(['"\\t"', '"a\\nb"', '"\\\\\\""', '"\x01\x7f"', '"é ü"', '"\\f\\r"'])
         case.spec = case.spec.replace("vars ==", f"Str == {s}\nvars ==", 1)
-        case.spec = case.spec.replace("TypeOK ==", f"TypeOK == Str # \"zz\" /\\ ", 1)
+        case.spec = case.spec.replace("TypeOK ==", "TypeOK == Str # \"zz\" /\\ ", 1)
         if "INVARIANT TypeOK" not in case.cfg and "INVARIANT" not in case.cfg:
             case.cfg += "INVARIANT TypeOK\n"
         _inject(case, "Inv", f"<<{v}, Str>> = <<{v}, {s}>> => FALSE")

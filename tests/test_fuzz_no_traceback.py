@@ -22,23 +22,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from specgen import generate, run_kipcheck  # noqa: E402
 
-SEEDS = range(0, 60)
+SEEDS = range(0, 200)  # about 30 s on two busy cores
 TIMEOUT = 20.0  # seconds per case; the slowest good case takes about one
 
-# Seeds that fail today, each for a known reason in code outside the generator; strict xfail,
-# so each flips to a failure once it is fixed (then drop it from here).
+# Seeds that fail today for a known reason in code outside the generator (the entries of the
+# fuzzing findings named in brackets); strict xfail, so each one flips to a failure once it is
+# fixed: then drop it from here.
+_LAZY_FN = "recursive function in Init: NameError _LazyFn [S5]"
 KNOWN = {
-    0: "integer interval 0..10^9 built in full: MemoryError (lazy intervals)",
-    21: "huge integer constant in the cfg: MemoryError building 0..(K-1)",
-    61: "integer of more than 4300 digits printed: ValueError (big ints)",
+    21: "cfg K = 10^23, then 0..(K-1) built in full: MemoryError [S2]",
+    103: _LAZY_FN,
+    153: _LAZY_FN,
+    160: "5 \\in 0..10^9 builds the interval: MemoryError [S2]",
+    166: _LAZY_FN,
+    185: _LAZY_FN,
+    189: "an integer of more than 4300 digits printed: ValueError [S1]",
 }
-# Seeds left out altogether: they hang today rather than fail (a model value in arithmetic).
-SKIPPED: dict[int, str] = {}
 
 
 def _limit_memory() -> None:
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, hard))
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, hard))
 
 
 def _problems(seed: int) -> tuple[int, str, list[str]]:
@@ -56,7 +60,7 @@ def _run(seeds) -> dict[int, tuple[str, list[str]]]:
 
 
 def test_no_traceback_on_generated_models():
-    seeds = [s for s in SEEDS if s not in KNOWN and s not in SKIPPED]
+    seeds = [s for s in SEEDS if s not in KNOWN]
     bad = {s: r for s, r in _run(seeds).items() if r[1]}
     assert not bad, "\n".join(f"seed {s} [{kind}]: {'; '.join(p)}"
                               for s, (kind, p) in sorted(bad.items()))

@@ -218,6 +218,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     if holds is not True:
                         raise _Stop(PROPERTY, name, [Step(None, state)])
                 queue.append((state, key, 1))
+        stats["depth"] = 1  # TLC's depth counts the initial level even when it keeps no state
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
         plain = (not constraints and not action_constraints and not action_props

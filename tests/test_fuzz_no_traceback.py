@@ -1,0 +1,95 @@
+"""Generated models (tests/specgen.py): kipcheck never ends in a Python traceback.
+
+Whatever the model (good, or with a planted type error, syntax error, bad cfg, huge integer,
+deep nesting, ...), `kipcheck check` exits with a code of its catalogue, writes a valid JSON
+report when it writes one, and finishes. bench/fuzz_tlc.py runs the same generator for many
+more seeds, and against TLC.
+
+The cases run in a worker process with an address-space limit, so a case that tries to build
+a huge set dies of MemoryError there instead of exhausting the machine.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from specgen import generate, run_kipcheck  # noqa: E402
+
+SEEDS = range(0, 200)  # about 30 s on two busy cores
+TIMEOUT = 20.0  # seconds per case; the slowest good case takes about one
+
+# Seeds that fail today for a known reason in code outside the generator (the entries of the
+# fuzzing findings named in brackets); strict xfail, so each one flips to a failure once it is
+# fixed: then drop it from here.
+_LAZY_FN = "recursive function in Init: NameError _LazyFn [S5]"
+KNOWN = {
+    21: "cfg K = 10^23, then 0..(K-1) built in full: MemoryError [S2]",
+    103: _LAZY_FN,
+    153: _LAZY_FN,
+    160: "5 \\in 0..10^9 builds the interval: MemoryError [S2]",
+    166: _LAZY_FN,
+    185: _LAZY_FN,
+}
+
+
+def _limit_memory() -> None:
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, hard))
+
+
+def _problems(seed: int) -> tuple[int, str, list[str]]:
+    case = generate(seed)
+    with tempfile.TemporaryDirectory() as d:
+        spec, cfg = case.write(d)
+        run = run_kipcheck(spec, cfg, timeout=TIMEOUT)
+    return seed, case.kind, run.problems()
+
+
+def _run(seeds) -> dict[int, tuple[str, list[str]]]:
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1, initializer=_limit_memory, maxtasksperchild=200) as pool:
+        return {seed: (kind, p) for seed, kind, p in pool.imap_unordered(_problems, seeds)}
+
+
+def test_no_traceback_on_generated_models():
+    seeds = [s for s in SEEDS if s not in KNOWN]
+    bad = {s: r for s, r in _run(seeds).items() if r[1]}
+    assert not bad, "\n".join(f"seed {s} [{kind}]: {'; '.join(p)}"
+                              for s, (kind, p) in sorted(bad.items()))
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(seed, marks=pytest.mark.xfail(strict=True, reason=why))
+    for seed, why in sorted(KNOWN.items())])
+def test_known_failures(seed):
+    kind, problems = _run([seed])[seed]
+    assert not problems, f"seed {seed} [{kind}]: {'; '.join(problems)}"
+
+
+def test_the_harness_sees_a_traceback(monkeypatch):
+    """A crash inside kipcheck is reported, not swallowed (so the test above can fail): here
+    the CLI's first output raises."""
+    import click
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(click, "echo", crash)
+    case = generate(1)
+    with tempfile.TemporaryDirectory() as d:
+        spec, cfg = case.write(d)
+        run = run_kipcheck(spec, cfg)
+    assert run.problems() and ("planted" in run.problems()[0]
+                               or "not in the catalogue" in run.problems()[0])
+
+
+def test_generation_is_deterministic():
+    assert [generate(s).spec for s in range(20)] == [generate(s).spec for s in range(20)]
+    assert [generate(s).cfg for s in range(20)] == [generate(s).cfg for s in range(20)]

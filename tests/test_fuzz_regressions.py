@@ -1,0 +1,67 @@
+"""Bugs found by the generated models of tests/specgen.py, each pinned by its reduced case."""
+from __future__ import annotations
+
+import pytest
+
+from checker.api import check
+
+SPEC = r"""---- MODULE M ----
+EXTENDS Integers, Sequences
+VARIABLE x
+Init == x = 0
+Next == x < 2 /\ x' = x + 1
+Con == x = %s => (1 \div 0) = 1
+AC == x' = %s => Head(<<>>) = 1
+====
+"""
+
+
+@pytest.mark.parametrize("kind, at, generated, distinct, trace", [
+    ("CONSTRAINT Con", 0, 1, 0, 1),  # on an initial state
+    ("CONSTRAINT Con", 1, 2, 1, 2),  # on a successor
+    ("ACTION_CONSTRAINT AC", 2, 3, 2, 3),
+])
+def test_evaluation_error_in_a_constraint(tmp_path, kind, at, generated, distinct, trace):
+    """An evaluation error inside a CONSTRAINT or ACTION_CONSTRAINT is an evaluation error
+    (exit 75) with the behaviour that led to it, not a Python traceback."""
+    (tmp_path / "M.tla").write_text(SPEC % (at, at))
+    (tmp_path / "M.cfg").write_text(f"INIT Init\nNEXT Next\n{kind}\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code) == ("error", 75)
+    assert "while evaluating a constraint" in out.message
+    assert ("is 0" if "CONSTRAINT Con" == kind else "Head") in out.message
+    assert (out.states_generated, out.distinct_states, out.trace_length) == (
+        generated, distinct, trace)
+
+
+@pytest.mark.parametrize("init, constraint, generated", [
+    ("x \\in {0, 1}", "x > 5", 2),  # every initial state is outside the CONSTRAINT
+    ("x \\in {}", "TRUE", 0),  # no initial state at all
+])
+def test_depth_counts_the_initial_level_even_when_no_state_is_kept(tmp_path, init, constraint,
+                                                                   generated):
+    """TLC reports depth 1 once the initial states are computed, whether or not it kept one."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers\nVARIABLE x\n"
+        f"Init == {init}\nNext == x' = x + 1\nCon == {constraint}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCONSTRAINT Con\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.states_generated, out.distinct_states, out.depth) == (
+        "ok", generated, 0, 1)
+
+
+@pytest.mark.parametrize("prop, generated, trace", [
+    ("[][x' = 2 => Head(<<>>) = 1]_x", 3, 3),  # an action property, on a step
+    ("x = 0 /\\ Head(<<>>) = 1", 1, 1),  # a property's initial-state part
+])
+def test_evaluation_error_in_a_property(tmp_path, prop, generated, trace):
+    """An evaluation error inside a PROPERTY is an evaluation error with its trace (exit 75),
+    not a Python traceback."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers, Sequences\nVARIABLE x\nInit == x = 0\n"
+        f"Next == x < 2 /\\ x' = x + 1\nProp == {prop}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nPROPERTY Prop\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code, out.property) == ("error", 75, "Prop")
+    assert "Head" in out.message and "while evaluating property Prop" in out.message
+    assert (out.states_generated, out.trace_length) == (generated, trace)

@@ -285,3 +285,31 @@ def test_symmetry_representative_is_the_same_in_every_process(tmp_path):
         assert p.returncode == 0, p.stderr
         outs.add(p.stdout)
     assert len(outs) == 1
+
+
+# -- evaluation without tracebacks or unbounded work ------------------------------------------
+
+def test_recursive_function_definition_used_in_init(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\n"
+                      "fact[n \\in 0..5] == IF n = 0 THEN 1 ELSE n * fact[n-1]\n"
+                      "Init == x = fact[5]\nNext == x' = x\nInv == x = 120")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+def test_recursive_function_over_nat_is_applied_point_wise(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nf[n \\in Nat] == IF n = 0 THEN 1 ELSE n * f[n-1]\n"
+                      "Init == x = f[5]\nNext == x < 200 /\\ x' = x + f[3]")
+    o = check(spec)  # TLC: 15 distinct, 15 generated
+    assert (o.verdict, o.distinct_states, o.states_generated, o.depth) == ("ok", 15, 15, 15)
+
+
+def test_huge_intervals_stay_lazy(tmp_path):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 3 /\\ x' = x + 1\n"
+                      "Inv == x \\in 0..10^9 /\\ Cardinality(1..10^9) = 10^9 /\\ "
+                      "x + 10^9 \\notin 0..10^9 - 1 /\\ Cardinality(1..(x + 10^9)) = x + 10^9",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+                      extends="Naturals, FiniteSets")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 4)

@@ -182,6 +182,7 @@ class Compiler:
         # it has no state (generated functions take s and t as parameters).
         self.g["s"] = self.g["t"] = None
         self.g["_UNKNOWN"] = UNKNOWN
+        self.g.update(_U=_U, _Lazy=_Lazy, _LazyFn=_LazyFn)  # constant code may need them
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
         self._int_codes: set[str] = set()  # generated code known to yield an integer
         self._bool_defs: dict = {}  # (frame, module, name) -> is the body surely Boolean?
@@ -1245,10 +1246,14 @@ class Compiler:
         denv = self._def_env(sym, env)
         key = (denv.frame.ident, sym.module, sym.name, self.mode == "primed")
         if isinstance(d, ast.FuncDef):
-            fname, flags = self._compiled_funcdef(sym, d, denv, key)
+            raw, self._raw_fn = self._raw_fn, False  # its body's own applications decide
+            try:
+                fname, flags = self._compiled_funcdef(sym, d, denv, key)
+            finally:
+                self._raw_fn = raw
             if args:
                 raise CompileError(f"{sym.name!r} is a function: write {sym.name}[...]", e.span)
-            if self._raw_fn:
+            if raw:
                 return fname, flags  # a _LazyFn, which FuncApp applies point-wise
             return f"{fname}.full()", flags
         if isinstance(d, ast.Param):  # a RECURSIVE declaration: the definition follows

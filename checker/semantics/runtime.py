@@ -19,6 +19,7 @@ from .values import (
     EvalError,
     Fn,
     FuncSet,
+    Interval,
     LazySet,
     ModelValue,
     PowerSet,
@@ -173,7 +174,12 @@ def big_union(s):
 def interval(a, b):
     if type(a) is not int or type(b) is not int:
         raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
+    if b - a >= _LAZY_INTERVAL:
+        return Interval(a, b)
     return frozenset(range(a, b + 1))
+
+
+_LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)
 
 
 def idiv(a, b):

@@ -258,6 +258,28 @@ REAL = _Named("Real", lambda x: type(x) is int)
 BOOLEAN = frozenset((False, True))
 
 
+class Interval(LazySet):
+    """a..b when it is too large to list: membership and cardinality without building it
+    (TLC answers `x \\in 0..10^9` and `Cardinality(1..10^9)` at once); enumerates in order."""
+
+    finite = True
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def __contains__(self, x) -> bool:
+        return type(x) is int and self.lo <= x <= self.hi
+
+    def __len__(self):
+        return max(0, self.hi - self.lo + 1)
+
+    def __iter__(self):
+        return iter(range(self.lo, self.hi + 1))
+
+    def __repr__(self) -> str:
+        return f"{self.lo}..{self.hi}"
+
+
 class SeqSet(LazySet):
     def __init__(self, base):
         self.base = base

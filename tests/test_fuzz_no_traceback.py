@@ -28,14 +28,8 @@ TIMEOUT = 20.0  # seconds per case; the slowest good case takes about one
 # Seeds that fail today for a known reason in code outside the generator (the entries of the
 # fuzzing findings named in brackets); strict xfail, so each one flips to a failure once it is
 # fixed: then drop it from here.
-_LAZY_FN = "recursive function in Init: NameError _LazyFn [S5]"
 KNOWN = {
     21: "cfg K = 10^23, then 0..(K-1) built in full: MemoryError [S2]",
-    103: _LAZY_FN,
-    153: _LAZY_FN,
-    160: "5 \\in 0..10^9 builds the interval: MemoryError [S2]",
-    166: _LAZY_FN,
-    185: _LAZY_FN,
 }
 
 

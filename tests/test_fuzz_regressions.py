@@ -28,7 +28,7 @@ def test_evaluation_error_in_a_constraint(tmp_path, kind, at, generated, distinc
     (tmp_path / "M.cfg").write_text(f"INIT Init\nNEXT Next\n{kind}\nCHECK_DEADLOCK FALSE\n")
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.exit_code) == ("error", 75)
-    assert "while evaluating a constraint" in out.message
+    assert "while evaluating a CONSTRAINT or ACTION_CONSTRAINT" in out.message
     assert ("is 0" if "CONSTRAINT Con" == kind else "Head") in out.message
     assert (out.states_generated, out.distinct_states, out.trace_length) == (
         generated, distinct, trace)

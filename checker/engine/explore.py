@@ -106,6 +106,10 @@ def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=No
 IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
 
 
+def _in_property(name: str) -> str:
+    return f"The error occurred while evaluating property {name}."
+
+
 class _Stop(Exception):
     def __init__(self, verdict, prop, trace, message=None, error_at=None, exc=None, loop=None,
                  loop_step=None):
@@ -213,8 +217,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     try:
                         holds = pred(state)
                     except FAILURES as e:
-                        raise _failure(e, [Step(None, state)], None, ("property", name),
-                                       name) from None
+                        raise _failure(e, [Step(None, state)], _in_property(name),
+                                       ("property", name), name) from None
                     if holds is not True:
                         raise _Stop(PROPERTY, name, [Step(None, state)])
                 queue.append((state, key, 1))
@@ -259,7 +263,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 try:
                     holds = pred(state, succ)
                 except FAILURES as e:
-                    raise _failure(e, trace_to(key, step_of(action, succ)), None,
+                    raise _failure(e, trace_to(key, step_of(action, succ)), _in_property(name),
                                    ("property", name), name) from None
                 if holds is not True:
                     raise _Stop(PROPERTY, name, trace_to(key, step_of(action, succ)))

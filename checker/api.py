@@ -9,10 +9,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.explore import EVAL_ERRORS, Result, Step, error_message, explore
+from . import backends
 from .frontend import KipcheckError, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
+from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
@@ -42,6 +43,8 @@ class Outcome:
     loop: int | None = None
     loop_step: Step | None = None  # the step from the last state back to trace[loop]; None:
     # the last state stutters forever
+    collision: float | None = None  # fingerprint collision estimate (None: whole states)
+    store_bytes: int = 0  # memory of the visited store in fingerprint mode
 
     @builtins.property
     def exit_code(self) -> int:
@@ -78,10 +81,14 @@ def parse_constant_overrides(items: list[str]) -> dict:
 
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
-          progress=None, fingerprints: bool = False, on_edge=None) -> Outcome:
+          progress=None, fingerprints: bool = True, on_edge=None,
+          exact_states: bool = False, workers: int = 1) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
-    `on_edge` sees every stored state and transition (see engine.explore): `--dump-graph`."""
+    The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
+    asks for whole states. `on_edge` sees every stored state and transition (see
+    engine.explore): `--dump-graph`. `workers` > 1 explores in that many processes (see
+    checker.backends)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
@@ -110,8 +117,11 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
     try:
-        result: Result = explore(built.model, max_depth=max_depth, progress=progress,
-                                 fingerprints=fingerprints, on_edge=on_edge)
+        built.model.recipe = Recipe(str(spec), None if config is None else str(config),
+                                    tuple((constants or {}).items()), tuple(lib), deadlock)
+        search = backends.Search(max_depth, progress, exact_states or not fingerprints,
+                                 on_edge, workers)
+        result: Result = backends.run(built.model, search, built.warnings)
     except AssertFailure as e:
         return Outcome("assert", message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)
@@ -123,7 +133,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     return Outcome(result.verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, result.message, span, built.warnings,
-                   result.outdegree, result.loop, result.loop_step)
+                   result.outdegree, result.loop, result.loop_step, result.collision,
+                   result.store_bytes)
 
 
 def _loc(span: Span) -> str:

@@ -50,9 +50,14 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the verdict and statistics as JSON to this file.")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
-@click.option("--fingerprints", is_flag=True,
-              help="Keep 64-bit fingerprints of seen states instead of the states (much less "
-                   "memory for big models; traces are rebuilt by replay).")
+@click.option("--fingerprints", is_flag=True, hidden=True,
+              help="Kept for old scripts: fingerprints are the default.")
+@click.option("--exact-states", is_flag=True,
+              help="Keep whole states in the seen set instead of 64-bit fingerprints (no "
+                   "collisions, far more memory; for debugging).")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Explore in N worker processes (auto: one per core). Liveness and "
+                   "--dump-graph run in one process.")
 @click.option("--trace-out", type=click.Path(file_okay=False),
               help="Write a counterexample into this directory in every format: ITF JSON, TLC "
                    "JSON, text, DOT, GraphML, HTML.")
@@ -65,7 +70,8 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
 def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
-          fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
+          fingerprints, exact_states, workers, trace_out, lanes_file, junit,
+          dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     import json
 
@@ -75,6 +81,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     from .traces.text import format_outcome
 
     spec, config, lib = _manifest_model(spec, config, lib)
+    nworkers = _workers(workers)
     try:
         outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
                                no_deadlock)
@@ -85,8 +92,8 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
-                            max_depth, progress=bar, fingerprints=fingerprints,
-                            on_edge=outputs.graph)
+                            max_depth, progress=bar, on_edge=outputs.graph,
+                            exact_states=exact_states, workers=nworkers)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         outputs.write_error(e.format())
@@ -100,6 +107,18 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     for note in outputs.write(outcome):
         click.echo(note, err=True)
     sys.exit(outcome.exit_code)
+
+
+def _workers(text: str) -> int:
+    """--workers N or auto (the cores this process may use)."""
+    from .backends import cores
+
+    if text == "auto":
+        return cores()
+    if not text.isdigit() or int(text) < 1:
+        click.echo(f"error: --workers expects a positive number or auto, got {text!r}", err=True)
+        sys.exit(2)
+    return int(text)
 
 
 def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):

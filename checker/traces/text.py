@@ -72,9 +72,11 @@ def format_outcome(o) -> str:
             lines.append(format_trace(from_outcome(o)))
     else:
         lines.append("Model checking completed. No error has been found.")
-        lines.append("  Estimates of the probability that TLC did not check all reachable states")
-        lines.append("  because two distinct states had the same fingerprint:")
-        lines.append(f"  calculated (optimistic):  val = {collision_estimate(o)}")
+        if getattr(o, "collision", None) is not None:  # whole states compared: no estimate
+            lines.append("  Estimates of the probability that kipcheck did not check all "
+                         "reachable states")
+            lines.append("  because two distinct states had the same fingerprint:")
+            lines.append(f"  calculated (optimistic):  val = {collision_estimate(o)}")
     if o.verdict not in ("assumption",):
         lines.append(f"{o.states_generated} states generated, {o.distinct_states} distinct states "
                      f"found, {o.states_left} states left on queue.")

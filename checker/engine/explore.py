@@ -72,8 +72,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     started = time.perf_counter()
     base_key = model.fingerprint
     if fingerprints:
+        from . import fingerprints as fps
         from .fingerprints import Parent, fingerprint, state_fingerprint
         from .store import FingerprintTable, ParentLinks
+
+        fps.clear()  # remembered by value: a value == one of another model's (1 == TRUE)
 
         if base_key is None:
             key_of = state_fingerprint

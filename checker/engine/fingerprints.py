@@ -11,8 +11,10 @@ compound value's fingerprint is remembered twice: by object identity (with the o
 identity cannot be reused), the cheapest look-up, and by value, for the equal values that
 generated code builds afresh (a record rebuilt unchanged). A state's fingerprint thus costs a
 look-up per variable, at C speed, and Python work only for values never seen before. The
-by-value table identifies what Python's == identifies, exactly as the whole-state seen set of
-`--exact-states` does. 0 is never a fingerprint (the visited table's empty slot).
+by-value tables identify what Python's == identifies, exactly as the whole-state seen set of
+`--exact-states` does (1 == TRUE: a variable holding both is a type error TLC reports); a
+search starts with empty tables, so no value of another model stands in for one of its own.
+0 is never a fingerprint (the visited table's empty slot).
 """
 from __future__ import annotations
 

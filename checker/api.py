@@ -63,6 +63,7 @@ class Outcome:
             "loop": self.loop,  # a lasso's cycle starts at this state index (0-based), or null
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
+            "visited_store_bytes": self.store_bytes,  # fingerprint table(s); 0: whole states
         }
 
 

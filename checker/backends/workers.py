@@ -21,6 +21,7 @@ parent links back and replaying the actions in the coordinator.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import time
 import traceback
@@ -97,6 +98,7 @@ def _rebuild(recipe) -> Model:
 
 
 def _worker_main(conn, recipe, me: int, n: int) -> None:
+    gc.disable()  # as in the local search: states never form cycles (see engine.explore)
     try:
         worker = _Worker(_rebuild(recipe), me, n)
         conn.send(("ready", None))
@@ -105,6 +107,8 @@ def _worker_main(conn, recipe, me: int, n: int) -> None:
             if command == "stop":
                 break
             conn.send(("ok", getattr(worker, command)(*arg)))
+            if command == "commit":
+                gc.collect(1)  # young cycles only, once a level
     except (EOFError, KeyboardInterrupt):
         pass
     except BaseException as e:  # noqa: BLE001 - reported to the coordinator, which re-raises
@@ -143,8 +147,43 @@ class _Worker:
             rank += 1
         return len(self.frontier)
 
-    def expand(self, ranks):
-        """Phase 1: expand this worker's share of the level (ranks: their global ranks)."""
+    def settle(self, ranks, gives):
+        """Take the new level's global ranks; hand `count` states to each (worker, count) in
+        `gives` (evenly spread over this worker's share) to even out the workers' loads."""
+        self.ranks = ranks
+        out = []
+        if gives:
+            total = sum(c for _, c in gives)
+            n = len(self.frontier)
+            picked = np.unique(np.linspace(0, n - 1, total).round().astype(np.int64))
+            keep = np.ones(n, dtype=bool)
+            keep[picked] = False
+            at = 0
+            for dst, count in gives:
+                idx = picked[at:at + count]
+                at += count
+                out.append((dst, [self.frontier[i] for i in idx.tolist()], ranks[idx]))
+            self.frontier = [f for f, k in zip(self.frontier, keep.tolist(), strict=True) if k]
+            self.ranks = ranks[keep]
+        return out
+
+    def take(self, batches) -> None:
+        """Receive states handed over by other workers; keep the share in rank order."""
+        if not batches:
+            return
+        frontier = self.frontier
+        ranks = [self.ranks]
+        for states, r in batches:
+            frontier = frontier + states
+            ranks.append(r)
+        ranks = np.concatenate(ranks)
+        order = np.argsort(ranks, kind="stable")
+        self.frontier = [frontier[i] for i in order.tolist()]
+        self.ranks = ranks[order]
+
+    def expand(self):
+        """Phase 1: expand this worker's share of the level, in rank order."""
+        ranks = self.ranks
         model, level = self.model, self.level
         if model.set_level:
             model.set_level(level)
@@ -369,11 +408,12 @@ class _Coordinator:
         sizes = self._all("init", [()] * self.n)
         assert sum(sizes) == distinct
         ranks = [np.arange(w, distinct, self.n) for w in range(self.n)]
+        self._all("settle", [(r, []) for r in ranks])
         level = 1
         outdeg = np.zeros(32, dtype=np.int64)
         while sum(len(r) for r in ranks) and (search.max_depth is None
                                               or level < search.max_depth):
-            expanded = self._all("expand", [(r,) for r in ranks])
+            expanded = self._all("expand", [()] * self.n)
             events = [e for _, e, _ in expanded if e is not None]
             generated += sum(g for g, _, _ in expanded)
             # Route the claims to their owners, and the owners' answers back.
@@ -402,6 +442,7 @@ class _Coordinator:
                                        depth, outdeg)
             everything = np.sort(np.concatenate(keys))
             ranks = [np.searchsorted(everything, k) for k in keys]
+            self._balance(ranks)
             level += 1
             if search.progress is not None:
                 search.progress(distinct, generated, new, level)
@@ -409,6 +450,37 @@ class _Coordinator:
         result.outdegree = _histogram_outdegree(outdeg)
         result.left = sum(len(r) for r in ranks) if search.max_depth is not None else 0
         return result
+
+    def _balance(self, ranks) -> None:
+        """Even out the next level's shares: a worker keeps the states it won, which can all
+        fall to one worker (a single initial state); the surplus moves, pickled, to the
+        workers short of the mean. Moving a state costs more than generating it, so only a
+        share more than 1/16 over the mean gives states away."""
+        sizes = [len(r) for r in ranks]
+        total = sum(sizes)
+        target = [total // self.n + (1 if w < total % self.n else 0) for w in range(self.n)]
+        slack = max(1, total // (16 * self.n))
+        surplus = {w: sizes[w] - target[w] for w in range(self.n) if sizes[w] - target[w] > slack}
+        short = {w: target[w] - sizes[w] for w in range(self.n) if sizes[w] < target[w]}
+        gives: list = [[] for _ in range(self.n)]
+        if surplus:
+            for src, extra in surplus.items():
+                for dst in list(short):
+                    if extra == 0:
+                        break
+                    k = min(extra, short[dst])
+                    gives[src].append((dst, k))
+                    extra -= k
+                    short[dst] -= k
+                    if short[dst] == 0:
+                        del short[dst]
+        handed = self._all("settle", [(r, g) for r, g in zip(ranks, gives, strict=True)])
+        inbox: list = [[] for _ in range(self.n)]
+        for batches in handed:
+            for dst, states, r in batches:
+                inbox[dst].append((states, r))
+        if any(inbox):
+            self._all("take", [(b,) for b in inbox])
 
     def _chain(self, level: int, fp: int) -> list:
         """[(fingerprint, action index)] from an initial state to state `fp` of `level`."""

@@ -20,12 +20,13 @@ from .semantics.runtime import AssertFailure
 from .semantics.values import EvalError
 
 EXIT = {"ok": 0, "assumption": 10, "deadlock": 11, "invariant": 12, "property": 13,
-        "assert": 14, "error": 75}
+        "assert": 14, "error": 75, "interrupted": 130}
 
 
 @dataclass
 class Outcome:
-    verdict: str  # ok | invariant | property | deadlock | assumption | assert | error
+    verdict: str  # ok | invariant | property | deadlock | assumption | assert | error |
+    # interrupted (Ctrl-C or SIGTERM: the counts are those so far)
     property: str | None = None
     distinct_states: int = 0
     states_generated: int = 0

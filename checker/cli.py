@@ -5,7 +5,9 @@ TLC's codes (150 spec, 151 config); a Python traceback is never shown for bad in
 """
 from __future__ import annotations
 
+import signal
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -89,6 +91,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
         click.echo(e.format() if isinstance(e, LanesError) else f"error: {e}", err=True)
         sys.exit(2)
     bar = _progress_bar()
+    signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: statistics, exit 130
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
@@ -245,8 +248,36 @@ class _Progress:
         self.bar.close()
 
 
+class _LogProgress:
+    """Progress for logs (stderr not a terminal, as in CI): a TLC-style line every minute."""
+
+    EVERY = 60.0
+
+    def __init__(self):
+        self.started = self.last = time.monotonic()
+        self.last_distinct = 0
+
+    def __call__(self, distinct: int, generated: int, queue: int, depth: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.EVERY:
+            return
+        rate = (distinct - self.last_distinct) / (now - self.last)
+        self.last, self.last_distinct = now, distinct
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        click.echo(f"Progress({depth}) at {stamp}: {generated:,} states generated, "
+                   f"{distinct:,} distinct states found ({rate:,.0f} distinct states/s), "
+                   f"{queue:,} states left on queue.", err=True)
+
+    def close(self) -> None:
+        pass
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def _progress_bar():
-    return _Progress() if sys.stderr.isatty() else None
+    return _Progress() if sys.stderr.isatty() else _LogProgress()
 
 
 def summary(loaded) -> str:

@@ -86,3 +86,31 @@ def test_workers_fall_back_to_one_process_for_liveness():
     assert o.verdict == entry.verdict
     assert any("--workers 2 ignored: liveness properties are checked by the local backend only"
                in w for w in o.warnings)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_interrupted_search_prints_the_statistics_so_far_and_exits_130(tmp_path, workers):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "Big.tla"
+    spec.write_text("---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\n"
+                    "Init == x = 0 /\\ y = 0\n"
+                    "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n"
+                    "        \\/ y' = (y + 1) % 100000 /\\ x' = x\n====\n")
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", str(spec),
+                             "--workers", workers], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(6)
+    stopped = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - stopped < 5
+    assert proc.returncode == 130, err
+    assert "Interrupted: The search was interrupted. The statistics so far:" in out
+    assert " states generated, " in out and "Traceback" not in err

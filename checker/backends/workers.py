@@ -109,7 +109,7 @@ def _worker_main(conn, recipe, me: int, n: int) -> None:
             conn.send(("ok", getattr(worker, command)(*arg)))
             if command == "commit":
                 gc.collect(1)  # young cycles only, once a level
-    except (EOFError, KeyboardInterrupt):
+    except (EOFError, KeyboardInterrupt, BrokenPipeError):
         pass
     except BaseException as e:  # noqa: BLE001 - reported to the coordinator, which re-raises
         try:
@@ -323,6 +323,7 @@ class _Coordinator:
         self.model, self.search = model, search
         self.n = search.workers
         self.init_keys = None
+        self.distinct = self.generated = self.depth = 0  # so far, if interrupted
 
     def run(self) -> Result:
         started = time.perf_counter()
@@ -337,7 +338,11 @@ class _Coordinator:
                 theirs.close()
                 self.conns.append(mine)
                 self.procs.append(p)
-            result = self._search()
+            try:
+                result = self._search()
+            except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
+                result = Result("interrupted", None, self.distinct, self.generated, self.depth,
+                                0, [], {}, 0.0, "The search was interrupted.")
         finally:
             for c in self.conns:
                 try:
@@ -437,6 +442,7 @@ class _Coordinator:
             distinct += new
             if new:
                 depth = level + 1
+            self.distinct, self.generated, self.depth = distinct, generated, depth
             if events:
                 return self._violation(min(events, key=lambda e: e[0]), generated, distinct,
                                        depth, outdeg)

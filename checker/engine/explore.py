@@ -281,6 +281,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
         message, error_at, exc = stop.message, stop.error_at, stop.exc
         loop, loop_step = stop.loop, stop.loop_step
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the CLI turns it into this): stop here
+        verdict, prop, trace, exc, loop, loop_step = "interrupted", None, [], None, None, None
+        message, error_at = "The search was interrupted.", None
     distinct, generated = len(seen), stats["generated"]
     collision = store_bytes = None
     if parents is None:

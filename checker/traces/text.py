@@ -60,6 +60,8 @@ def format_outcome(o) -> str:
         lines.append(f"Warning: {w}")
     if o.verdict in HEADERS:
         lines.append(format_counterexample(from_outcome(o)))
+    elif o.verdict == "interrupted":
+        lines.append(f"Interrupted: {o.message} The statistics so far:")
     elif o.verdict in ("assumption", "assert", "error"):
         lines.append(f"Error: {o.message}")
         if o.verdict == "error" and o.span is not None:

@@ -5,9 +5,13 @@
     python bench/run.py --size small            # ... or its small ones
     python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
     python bench/run.py --only TwoPhase
+    python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
 
-Each model runs in its own process (so peak RSS is its own), with one worker. Public specs are
-extracted from the mirror into a scratch directory, never into the repository.
+Each model runs in its own process (so peak RSS is its own) once per mode: `exact` (whole states,
+--exact-states), `fp` (fingerprints, the default), `wN` (--workers N). Peak RSS sums the process
+and its workers (sampled every 0.2 s); B/state is the visited store's size over the distinct
+states. Public specs are extracted from the mirror into a scratch directory, never into the
+repository.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,18 +66,52 @@ def extract(mirror: Path, subdir: str, dest: Path) -> None:
         tf.extractall(dest, filter="data")
 
 
+MODES = {"exact": ["--exact-states"], "fp": [], "w1": ["--workers", "1"],
+         "w2": ["--workers", "2"], "w4": ["--workers", "4"]}
+
+
+def tree_rss(pid: int) -> int:
+    """RSS in KiB of a process and all its descendants (0 if it is gone)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
 def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, int, int]:
-    """Run cmd; return (report, seconds, peak RSS in KiB, exit code)."""
+    """Run cmd; return (report, seconds, peak RSS in KiB of it and its workers, exit code)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         started = time.perf_counter()
         proc = subprocess.Popen(cmd + ["--report-json", str(report)], cwd=cwd,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak = [0]
+        done = threading.Event()
+
+        def sample():
+            while not done.wait(0.2):
+                peak[0] = max(peak[0], tree_rss(proc.pid))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
+        done.set()
+        sampler.join()
         seconds = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
         data = json.loads(report.read_text()) if report.exists() else None
-        return data, seconds, usage.ru_maxrss, code
+        return data, seconds, max(peak[0], usage.ru_maxrss), code
 
 
 def main() -> int:
@@ -82,7 +121,12 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], help="substring of a model name")
     ap.add_argument("--size", default="medium", choices=("small", "medium"),
                     help="which of the manifest's models to run (default: medium)")
+    ap.add_argument("--modes", default="fp",
+                    help="comma-separated: exact, fp, w1, w2, w4 (default: fp)")
     args = ap.parse_args()
+    modes = args.modes.split(",")
+    if unknown := [m for m in modes if m not in MODES]:
+        ap.error(f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}")
     kipcheck = [sys.executable, "-m", "checker.cli", "check"]
     rows = []
     jobs = [(n, ROOT, [*kipcheck, s, "--config", c, *x])
@@ -101,17 +145,21 @@ def main() -> int:
             jobs.append((name, where, [*kipcheck, spec, "--config", cfg, *extra]))
     if args.only:
         jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
-    print(f"{'model':34} {'verdict':10} {'distinct':>10} {'generated':>11} {'seconds':>8} "
-          f"{'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9}")
+    print(f"{'model':34} {'mode':5} {'verdict':10} {'distinct':>10} {'generated':>11} "
+          f"{'seconds':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} {'B/state':>8}")
     for name, cwd, cmd in jobs:
-        data, secs, rss, code = measure(cmd, cwd)
-        if data is None:
-            print(f"{name:34} failed (exit {code})")
-            continue
-        gen, dist = data["states_generated"], data["distinct_states"]
-        rows.append((name, data, secs, rss))
-        print(f"{name:34} {data['verdict']:10} {dist:>10,} {gen:>11,} {secs:>8.1f} "
-              f"{gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f}", flush=True)
+        for mode in modes:
+            data, secs, rss, code = measure(cmd + MODES[mode], cwd)
+            if data is None:
+                print(f"{name:34} {mode:5} failed (exit {code})")
+                continue
+            gen, dist = data["states_generated"], data["distinct_states"]
+            store = data.get("visited_store_bytes") or 0
+            per_state = f"{store / dist:8.1f}" if store and dist else f"{'-':>8}"
+            rows.append((name, mode, data, secs, rss))
+            print(f"{name:34} {mode:5} {data['verdict']:10} {dist:>10,} {gen:>11,} "
+                  f"{secs:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f} "
+                  f"{per_state}", flush=True)
     return 0
 
 

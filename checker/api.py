@@ -10,11 +10,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import backends
 from . import verdicts as V
-from .engine.explore import EVAL_ERRORS, Result, Step, cut_at, error_message, explore
+from .engine.explore import cut_at
 from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
+from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
 from .paths import shown_path
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
@@ -28,7 +30,7 @@ REPORT_VERSION = 1
 
 @dataclass
 class Outcome:
-    verdict: str  # a verdict of checker.verdicts
+    verdict: str  # a verdict of checker.verdicts (interrupted: the counts are those so far)
     property: str | None = None
     distinct_states: int = 0
     states_generated: int = 0
@@ -50,6 +52,8 @@ class Outcome:
     # properties it could therefore not decide (liveness needs the whole graph).
     cut_depth: int | None = None
     undecided: list[str] = field(default_factory=list)
+    collision: float | None = None  # fingerprint collision estimate (None: whole states)
+    store_bytes: int = 0  # memory of the visited store in fingerprint mode
 
     @builtins.property
     def exit_code(self) -> int:
@@ -72,6 +76,7 @@ class Outcome:
             "loop": self.loop,  # a lasso's cycle starts at this state index (0-based), or null
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
+            "visited_store_bytes": self.store_bytes,  # fingerprint table(s); 0: whole states
             "message": self.message,
             "location": _location(self.span),
             "warnings": list(self.warnings),
@@ -135,10 +140,14 @@ def check_overrides(constants: dict, loaded: LoadedSpec) -> None:
 
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
-          progress=None, fingerprints: bool = False, on_edge=None) -> Outcome:
+          progress=None, fingerprints: bool = True, on_edge=None,
+          exact_states: bool = False, workers: int = 1) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
-    `on_edge` sees every stored state and transition (see engine.explore): `--dump-graph`."""
+    The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
+    asks for whole states. `on_edge` sees every stored state and transition (see
+    engine.explore): `--dump-graph`. `workers` > 1 explores in that many processes (see
+    checker.backends)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
@@ -175,8 +184,15 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             return Outcome(V.ASSUMPTION, message=message,
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
-    result: Result = explore(built.model, max_depth=max_depth, progress=progress,
-                             fingerprints=fingerprints, on_edge=on_edge)
+    try:
+        built.model.recipe = Recipe(str(spec), None if config is None else str(config),
+                                    tuple((constants or {}).items()), tuple(lib), deadlock)
+        search = backends.Search(max_depth, progress, exact_states or not fingerprints,
+                                 on_edge, workers)
+        result: Result = backends.run(built.model, search, built.warnings)
+    except AssertFailure as e:  # an Assert outside the engine's own checks
+        return Outcome(V.ASSERT, message=e.message, variables=variables,
+                       seconds=time.perf_counter() - started, warnings=built.warnings)
     span = built.compiler.span_of(result.exc) if result.exc is not None else None
     verdict, cut_depth, undecided = result.verdict, None, []
     if verdict == V.OK and cut_at(max_depth, result.depth):
@@ -188,7 +204,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     return Outcome(verdict, result.property, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, result.message, span, built.warnings,
-                   result.outdegree, result.loop, result.loop_step, cut_depth, undecided)
+                   result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
+                   result.collision, result.store_bytes)
 
 
 def _loc(span: Span) -> str:

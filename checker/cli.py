@@ -6,7 +6,9 @@ code comes from checker.verdicts.
 """
 from __future__ import annotations
 
+import signal
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -56,9 +58,14 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the verdict and statistics as JSON to this file.")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
-@click.option("--fingerprints", is_flag=True,
-              help="Keep 64-bit fingerprints of seen states instead of the states (much less "
-                   "memory for big models; traces are rebuilt by replay).")
+@click.option("--fingerprints", is_flag=True, hidden=True,
+              help="Kept for old scripts: fingerprints are the default.")
+@click.option("--exact-states", is_flag=True,
+              help="Keep whole states in the seen set instead of 64-bit fingerprints (no "
+                   "collisions, far more memory; for debugging).")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Explore in N worker processes (auto: one per core). Liveness and "
+                   "--dump-graph run in one process.")
 @click.option("--trace-out", type=click.Path(file_okay=False),
               help="Write a counterexample into this directory in every format: ITF JSON, TLC "
                    "JSON, text, DOT, GraphML, HTML.")
@@ -71,7 +78,8 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
 def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
-          fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
+          fingerprints, exact_states, workers, trace_out, lanes_file, junit,
+          dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
     from .api import error_report, parse_constant_overrides, stop_report
@@ -84,6 +92,7 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
         _stop_on_error(e, report_json, error_report(e, spec, config), None)
     if config is None:
         config = default_config(spec)
+    nworkers = _workers(workers)
     try:
         outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
                                no_deadlock)
@@ -91,11 +100,12 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
         click.echo(e.format() if isinstance(e, LanesError) else f"error: {e}", err=True)
         sys.exit(V.EXIT_USAGE)
     bar = _progress_bar()
+    signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: statistics, exit 130
     try:
         constants = parse_constant_overrides(list(defines))
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
-                            max_depth, progress=bar, fingerprints=fingerprints,
-                            on_edge=outputs.graph)
+                            max_depth, progress=bar, on_edge=outputs.graph,
+                            exact_states=exact_states, workers=nworkers)
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:
@@ -147,6 +157,18 @@ def _exit_code(verdict_code: int, write_errors: list[str]) -> int:
     if write_errors and verdict_code == V.EXIT_OK:
         return V.EXIT_USAGE
     return verdict_code
+
+
+def _workers(text: str) -> int:
+    """--workers N or auto (the cores this process may use)."""
+    from .backends import cores
+
+    if text == "auto":
+        return cores()
+    if not text.isdigit() or int(text) < 1:
+        click.echo(f"error: --workers expects a positive number or auto, got {text!r}", err=True)
+        sys.exit(V.EXIT_USAGE)
+    return int(text)
 
 
 def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
@@ -274,8 +296,36 @@ class _Progress:
         self.bar.close()
 
 
+class _LogProgress:
+    """Progress for logs (stderr not a terminal, as in CI): a TLC-style line every minute."""
+
+    EVERY = 60.0
+
+    def __init__(self):
+        self.started = self.last = time.monotonic()
+        self.last_distinct = 0
+
+    def __call__(self, distinct: int, generated: int, queue: int, depth: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.EVERY:
+            return
+        rate = (distinct - self.last_distinct) / (now - self.last)
+        self.last, self.last_distinct = now, distinct
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        click.echo(f"Progress({depth}) at {stamp}: {generated:,} states generated, "
+                   f"{distinct:,} distinct states found ({rate:,.0f} distinct states/s), "
+                   f"{queue:,} states left on queue.", err=True)
+
+    def close(self) -> None:
+        pass
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def _progress_bar():
-    return _Progress() if sys.stderr.isatty() else None
+    return _Progress() if sys.stderr.isatty() else _LogProgress()
 
 
 def summary(loaded) -> str:

@@ -167,8 +167,8 @@ def test_error_inside_an_operator_points_into_its_body(tmp_path):
 @pytest.mark.parametrize("spec,cfg", [("Records", "Records"), ("Stop", "Stop"),
                                       ("Sym", "Sym"), ("Counter", "CounterC")])
 def test_fingerprint_mode_gives_the_same_counts_and_traces(spec, cfg):
-    full = run(spec, cfg)
-    fp = run(spec, cfg, fingerprints=True)
+    full = run(spec, cfg, exact_states=True)
+    fp = run(spec, cfg)
     assert (fp.verdict, fp.property, fp.distinct_states, fp.states_generated, fp.depth) == (
         full.verdict, full.property, full.distinct_states, full.states_generated, full.depth)
     assert [(s.action, s.state) for s in fp.trace] == [(s.action, s.state) for s in full.trace]
@@ -282,3 +282,27 @@ Next == /\\ x < 2
 """, "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 5)
+
+
+def test_the_collision_estimate_is_printed_only_when_fingerprints_were_compared(tmp_path):
+    spec = write_spec(tmp_path, "Tick", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                      "Next == x' = (x + 1) % 5\n")
+    fp = CliRunner().invoke(main, ["check", str(spec)])
+    exact = CliRunner().invoke(main, ["check", str(spec), "--exact-states"])
+    assert fp.exit_code == exact.exit_code == 0
+    assert ("the probability that kipcheck did not check all reachable states\n"
+            "  because two distinct states had the same fingerprint:\n"
+            "  calculated (optimistic):  val = 2.7E-19\n") in fp.output
+    assert "fingerprint" not in exact.output and "TLC" not in exact.output
+    assert "6 states generated, 5 distinct states found" in exact.output
+
+
+def test_a_successor_fingerprint_equals_the_whole_state_fingerprint():
+    from checker.engine.fingerprints import Parent, state_fingerprint
+    from checker.semantics.values import make_fn
+
+    s = (1, frozenset({"a", "b"}), make_fn([("k", 1)]), (2, 3))
+    t = (1, frozenset({"a"}), s[2], (3, 2))
+    u = (s[1], s[0], s[2], s[3])  # values swapped between variables
+    assert Parent(s, state_fingerprint(s)).successor(t) == state_fingerprint(t)
+    assert state_fingerprint(u) != state_fingerprint(s)

@@ -11,88 +11,25 @@ action by action), so counts at a violation come out as TLC's too:
 """
 from __future__ import annotations
 
+import gc
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from contextlib import contextmanager
 
+from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for callers)
+    EVAL_ERRORS,
+    Model,
+    Result,
+    Step,
+    error_message,
+    step_of,
+)
 from ..semantics.runtime import AssertFailure
-from ..semantics.values import EvalError
-from ..verdicts import ASSERT, DEADLOCK, ERROR, INVARIANT, OK, PROPERTY
-
-# What evaluating generated code can raise besides EvalError: a spec applying an operator to
-# values of the wrong kind (1 + "a") surfaces as a Python TypeError and the like.
-EVAL_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError,
-               ZeroDivisionError, RecursionError)
-
+from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 
 # What stops the search while evaluating: an evaluation error, or an Assert that failed.
 FAILURES = (AssertFailure, *EVAL_ERRORS)
-
-
-def error_message(e: BaseException) -> str:
-    """TLC-style wording for an evaluation error."""
-    if isinstance(e, (EvalError, AssertFailure)):
-        return e.message
-    if isinstance(e, RecursionError):
-        return "The evaluation recursed too deeply (an infinite recursion in the spec?)."
-    return f"Attempted to evaluate an expression on values of the wrong kind ({e})."
-
-
-@dataclass
-class Model:
-    """What the engine explores. States are tuples of values, in `variables` order."""
-
-    variables: list[str]
-    init: Callable  # () -> iterator of states
-    actions: list  # objects with .label, .name and .gen(state, emit): emit(s) per successor
-    invariants: list[tuple[str, Callable]] = field(default_factory=list)  # (name, pred(s))
-    action_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s, t)
-    constraints: list[Callable] = field(default_factory=list)  # pred(s)
-    action_constraints: list[Callable] = field(default_factory=list)  # pred(s, t)
-    fingerprint: Callable | None = None  # state -> key for the seen set (VIEW, SYMMETRY)
-    check_deadlock: bool = True
-    set_level: Callable | None = None  # tell the evaluator TLCGet("level")
-    expand: Callable | None = None  # all actions at once: emit(i) then action i's successors
-    init_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s) on Init
-    liveness: list = field(default_factory=list)  # liveness.LivenessCheck, one per PROPERTY
-    fairness: list = field(default_factory=list)  # liveness.Fairness of the SPECIFICATION
-
-
-@dataclass
-class Step:
-    """One state of a counterexample and the action instance that reached it."""
-
-    action: str | None  # the label, e.g. "Send(b1, p1)"; None for an initial state
-    state: tuple
-    name: str | None = None  # the action's name ("Send"); None for an initial state
-    params: tuple = ()  # ((parameter name, value), ...) of the action instance
-
-
-def step_of(action, state) -> Step:
-    """The Step for `state` reached by `action` (an engine action, or None for Init)."""
-    if action is None:
-        return Step(None, state)
-    return Step(action.label, state, action.name, tuple(action.params))
-
-
-@dataclass
-class Result:
-    verdict: str  # a verdict of checker.verdicts
-    property: str | None
-    distinct: int
-    generated: int
-    depth: int
-    left: int
-    trace: list[Step]
-    coverage: dict[str, list[int]]
-    seconds: float
-    message: str | None = None
-    error_at: object = None  # what was being evaluated when an error happened
-    outdegree: tuple = (0, 0, 0, 0)
-    exc: BaseException | None = None  # the evaluation error itself (its traceback locates it)
-    loop: int | None = None  # a lasso: the last state steps back to trace[loop]
-    loop_step: Step | None = None  # ... by this action (None: it stutters forever)
 
 
 def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> _Stop:
@@ -119,28 +56,74 @@ class _Stop(Exception):
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
-            fingerprints: bool = False, on_edge: Callable | None = None) -> Result:
+            fingerprints: bool = True, on_edge: Callable | None = None) -> Result:
+    with _young_gc_only():
+        return _explore(model, max_depth, progress, fingerprints, on_edge)
+
+
+@contextmanager
+def _young_gc_only():
+    """No automatic cyclic GC during a search: states are immutable tuples that never form
+    cycles, yet the collector would walk every live value again and again (with states short
+    lived, as in fingerprint mode, that doubled the run time). The search collects only young
+    objects now and then, for the odd cycle generated code makes."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _explore(model: Model, max_depth: int | None, progress: Callable | None,
+             fingerprints: bool, on_edge: Callable | None) -> Result:
     """Explore `model` breadth-first; stop at the first violation.
 
-    The seen set maps each state's key to its parent's key and the action that reached it.
-    By default the key is the state itself (no collisions; memory grows with state size);
-    with `fingerprints` it is a 64-bit fingerprint, equal across processes, as in TLC: far
-    less memory, and counterexamples are rebuilt by replaying actions from the initial states.
+    With `fingerprints` (the default, as in TLC) the seen set is a table of 64-bit fingerprints,
+    equal across processes, with parent links (fingerprint, action) spilled to disk; a
+    counterexample is rebuilt by replaying its actions from the initial states. Without, the
+    seen set maps each whole state to its parent and action: no collisions, much more memory.
 
     `on_edge(src_key, action, dst_key, dst_state)`, if given, sees every stored initial state
     (src_key and action None) and every transition between stored states, duplicates included:
     what `--dump-graph` draws. It costs nothing when absent.
     """
     started = time.perf_counter()
-    base_key = model.fingerprint or (lambda s: s)
+    base_key = model.fingerprint
     if fingerprints:
-        from .fingerprints import fingerprint
+        from . import fingerprints as fps
+        from .fingerprints import Parent, fingerprint, state_fingerprint
+        from .store import FingerprintTable, ParentLinks
 
-        def key_of(s):
-            return fingerprint(base_key(s))
+        fps.clear()  # remembered by value: a value == one of another model's (1 == TRUE)
+
+        if base_key is None:
+            key_of = state_fingerprint
+        else:
+            def key_of(s):
+                return fingerprint(base_key(s))
+        seen = FingerprintTable()
+        links = ParentLinks()
+        add_seen, add_link = seen.add, links.add
+        parents = None
     else:
-        key_of = base_key
-    parents: dict = {}  # key -> (parent key or None, action or None, state)
+        key_of = base_key or (lambda s: s)
+        parents: dict = {}  # key -> (parent key, action, state)
+        seen = parents
+    action_ids = {id(a): i for i, a in enumerate(model.actions)}
+
+    def remember(key, parent, action, state, level) -> bool:
+        """Store `key` if new (True); its parent link says how `state` was reached."""
+        if parents is None:
+            if not add_seen(key):
+                return False
+            add_link(level, key, parent or 0, -1 if action is None else action_ids[id(action)])
+            return True
+        if key in parents:
+            return False
+        parents[key] = (parent, action, state)
+        return True
     queue: deque = deque()
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
@@ -154,21 +137,22 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         recorder = _GraphRecorder(model.actions)
         on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
-    def trace_to(key, last: Step | None = None) -> list[Step]:
-        chain = []
-        while key is not None:
-            parent, action, state = parents[key]
-            chain.append((key, action, state))
-            key = parent
-        chain.reverse()
-        if chain and chain[0][2] is None:
+    def trace_to(key, level, last: Step | None = None) -> list[Step]:
+        """The shortest trace to the stored state `key` of `level` (then `last`)."""
+        if parents is None:
+            chain = [(k, None if a < 0 else model.actions[a])
+                     for k, a in links.chain(level, key)]
             steps = _replay(model, key_of, chain)
         else:
-            steps = [step_of(action, state) for _, action, state in chain]
+            rev = []
+            while key is not None:
+                parent, action, state = parents[key]
+                rev.append(step_of(action, state))
+                key = parent
+            steps = rev[::-1]
         if last is not None:
             steps.append(last)
         return steps
-
 
     def check_invariants(state, trace_fn):
         for name, pred in invariants:
@@ -181,9 +165,6 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                     raise _Stop(ERROR, name, trace_fn(),
                                 f"The invariant {name} is not a boolean", ("invariant", name))
                 raise _Stop(INVARIANT, name, trace_fn())
-
-    def keep(state):
-        return None if fingerprints else state
 
     try:
         # Initial states.
@@ -203,9 +184,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 raise _failure(e, [Step(None, state)], IN_CONSTRAINT, ("constraint", None)) \
                     from None
             key = key_of(state) if in_model else None
-            new = in_model and key not in parents
+            new = in_model and remember(key, None, None, state, 1)
             if new:
-                parents[key] = (None, None, None if fingerprints else state)
                 cov[0] += 1
                 stats["depth"] = 1
             if in_model and on_edge is not None:
@@ -228,6 +208,9 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         plain = (not constraints and not action_constraints and not action_props
                  and on_edge is None)
         keyed = model.fingerprint is not None or fingerprints
+        # Plain fingerprints: a successor's follows from its parent's by the changed values.
+        incremental = parents is None and base_key is None
+        succ_key = key_of
         popleft, push = queue.popleft, queue.append
         expanded = 0
         acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
@@ -235,7 +218,7 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
 
-        def constrained_step(state, succ, key, action, nxt, acov) -> bool:
+        def constrained_step(state, succ, key, action, level, acov) -> bool:
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
             properties (always), enqueue if new. True if it was a new state."""
@@ -243,32 +226,31 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 in_model = all(c(succ) for c in constraints) and all(
                     c(state, succ) for c in action_constraints)
             except FAILURES as e:
-                raise _failure(e, trace_to(key, step_of(action, succ)), IN_CONSTRAINT,
+                raise _failure(e, trace_to(key, level, step_of(action, succ)), IN_CONSTRAINT,
                                ("constraint", None)) from None
             new = False
             skey = None
             if in_model:
-                skey = key_of(succ) if keyed else succ
+                skey = succ_key(succ) if keyed else succ
                 if on_edge is not None:
                     on_edge(key, action, skey, succ)
-                if skey not in parents:
-                    parents[skey] = (key, action, keep(succ))
+                if remember(skey, key, action, succ, level + 1):
                     acov[0] += 1
                     new = True
-                    if nxt > stats["depth"]:
-                        stats["depth"] = nxt
+                    if level + 1 > stats["depth"]:
+                        stats["depth"] = level + 1
             if new or not in_model:
-                check_invariants(succ, _TraceTo(trace_to, key, action, succ))
+                check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
             for name, pred in action_props:
                 try:
                     holds = pred(state, succ)
                 except FAILURES as e:
-                    raise _failure(e, trace_to(key, step_of(action, succ)), _in_property(name),
-                                   ("property", name), name) from None
+                    raise _failure(e, trace_to(key, level, step_of(action, succ)),
+                                   _in_property(name), ("property", name), name) from None
                 if holds is not True:
-                    raise _Stop(PROPERTY, name, trace_to(key, step_of(action, succ)))
+                    raise _Stop(PROPERTY, name, trace_to(key, level, step_of(action, succ)))
             if new:
-                push((succ, skey, nxt))
+                push((succ, skey, level + 1))
             return new
         while queue:
             state, key, level = popleft()
@@ -279,6 +261,8 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
+            if incremental:
+                succ_key = Parent(state, key).successor
             buf.clear()
             try:
                 expand(state, emit)
@@ -286,37 +270,46 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
                 cur = max((x for x in buf if type(x) is int), default=0)
                 where = acts[cur][0].label
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                raise _failure(e, trace_to(key), f"The error occurred in action {where}.",
+                raise _failure(e, trace_to(key, level), f"The error occurred in action {where}.",
                                ("action", where)) from None
-            action, acov = None, None
+            action, acov, ai = None, None, -1
             for succ in buf:
                 if type(succ) is int:
                     action, acov = acts[succ]
+                    ai = succ
                     continue
                 stats["generated"] += 1
                 acov[1] += 1
                 if not plain:
-                    if constrained_step(state, succ, key, action, nxt, acov):
+                    if constrained_step(state, succ, key, action, level, acov):
                         fresh += 1
                     continue
-                skey = key_of(succ) if keyed else succ
-                if skey in parents:
-                    continue
-                parents[skey] = (key, action, keep(succ))
+                if parents is None:  # the default: inline what remember() does
+                    skey = succ_key(succ)
+                    if not add_seen(skey):
+                        continue
+                    add_link(nxt, skey, key, ai)
+                else:
+                    skey = key_of(succ) if keyed else succ
+                    if skey in parents:
+                        continue
+                    parents[skey] = (key, action, succ)
                 acov[0] += 1
                 fresh += 1
                 if nxt > stats["depth"]:
                     stats["depth"] = nxt
                 if invariants:
-                    check_invariants(succ, _TraceTo(trace_to, key, action, succ))
+                    check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
-            if progress is not None:
-                expanded += 1
-                if expanded & 1023 == 0:
-                    progress(len(parents), stats["generated"], len(queue), level)
+            expanded += 1
+            if expanded & 1023 == 0:
+                if progress is not None:
+                    progress(len(seen), stats["generated"], len(queue), level)
+                if expanded & 0xFFFF == 0:
+                    gc.collect(1)  # young cycles only (see _young_gc_only)
             if model.check_deadlock and stats["generated"] == before:
-                raise _Stop(DEADLOCK, None, trace_to(key))
+                raise _Stop(DEADLOCK, None, trace_to(key, level))
         # A cut graph (--max-depth) has false dead ends: liveness stays undecided.
         if recorder is not None and not cut_at(max_depth, stats["depth"]):
             _check_liveness(model, recorder.finish())
@@ -326,9 +319,23 @@ def explore(model: Model, max_depth: int | None = None, progress: Callable | Non
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
         message, error_at, exc = stop.message, stop.error_at, stop.exc
         loop, loop_step = stop.loop, stop.loop_step
-    return Result(verdict, prop, len(parents), stats["generated"], stats["depth"], len(queue),
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the CLI turns it into this): stop here
+        verdict, prop, trace, exc, loop, loop_step = INTERRUPTED, None, [], None, None, None
+        message, error_at = "The search was interrupted.", None
+    distinct, generated = len(seen), stats["generated"]
+    collision = store_bytes = None
+    if parents is None:
+        collision = collision_estimate(distinct, generated)
+        store_bytes = seen.nbytes
+        links.close()
+    return Result(verdict, prop, distinct, generated, stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
-                  _outdegree(outdeg), exc, loop, loop_step)
+                  _outdegree(outdeg), exc, loop, loop_step, collision, store_bytes or 0)
+
+
+def collision_estimate(distinct: int, generated: int) -> float:
+    """TLC's optimistic estimate of a fingerprint collision: n * (generated - n) / 2^64."""
+    return distinct * (generated - distinct) / 2.0 ** 64
 
 
 def cut_at(max_depth: int | None, depth: int) -> bool:
@@ -403,14 +410,14 @@ def _check_liveness(model: Model, graph) -> None:
 
 
 def _replay(model: Model, key_of, chain) -> list[Step]:
-    """Rebuild the states of a fingerprint chain: from the initial state with the first key,
-    follow, step by step, the recorded action to the successor with the next key."""
+    """Rebuild the states of a fingerprint chain [(key, action)]: from the initial state with
+    the first key, follow, step by step, the recorded action to the successor with the next key."""
     if model.set_level:
         model.set_level(0)
     first_key = chain[0][0]
     state = next(s for s in model.init() if key_of(s) == first_key)
     steps = [Step(None, state)]
-    for level, (key, action, _) in enumerate(chain[1:], 1):
+    for level, (key, action) in enumerate(chain[1:], 1):
         if model.set_level:
             model.set_level(level)
         out: list = []
@@ -423,13 +430,14 @@ def _replay(model: Model, key_of, chain) -> list[Step]:
 class _TraceTo:
     """The counterexample to a new state, built only if an invariant fails on it."""
 
-    __slots__ = ("build", "key", "action", "state")
+    __slots__ = ("build", "key", "level", "action", "state")
 
-    def __init__(self, build, key, action, state):
-        self.build, self.key, self.action, self.state = build, key, action, state
+    def __init__(self, build, key, level, action, state):
+        self.build, self.key, self.level = build, key, level
+        self.action, self.state = action, state
 
     def __call__(self):
-        return self.build(self.key, step_of(self.action, self.state))
+        return self.build(self.key, self.level, step_of(self.action, self.state))
 
 
 def _outdegree(samples: list[int]) -> tuple:

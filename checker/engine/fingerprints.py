@@ -1,47 +1,179 @@
-"""64-bit state fingerprints that are the same in every process.
+"""64-bit state fingerprints that are the same in every process, computed once per value.
 
 Python's hash() of a str changes with PYTHONHASHSEED, so it cannot be shared between worker
-processes or Spark executors. A fingerprint here is xxHash3-64 over a canonical encoding of
-the value: kinds are tagged, set elements are taken in fingerprint order, so equal values
-always encode alike and no two kinds can collide by construction.
+processes or Spark executors. A fingerprint here is xxHash3-64 over a canonical encoding: a
+kind tag, then the fingerprints of the parts (a set's sorted, a function's ordered by its keys'
+fingerprints), so equal values always fingerprint alike, whatever order a process happened to
+build them in, and no two kinds collide by construction.
+
+Values are immutable and a successor shares most of its values with its parent, so each
+compound value's fingerprint is remembered twice: by object identity (with the object, so the
+identity cannot be reused), the cheapest look-up, and by value, for the equal values that
+generated code builds afresh (a record rebuilt unchanged). A state's fingerprint thus costs a
+look-up per variable, at C speed, and Python work only for values never seen before. The
+by-value tables identify what Python's == identifies, exactly as the whole-state seen set of
+`--exact-states` does (1 == TRUE: a variable holding both is a type error TLC reports); a
+search starts with empty tables, so no value of another model stands in for one of its own.
+0 is never a fingerprint (the visited table's empty slot).
 """
 from __future__ import annotations
 
 import struct
 
-import xxhash
+from xxhash import xxh3_64_intdigest as _mix
+from xxhash import xxh3_64_intdigest as _xxh
 
 from ..semantics.values import Fn, LazySet, ModelValue, as_set
 
-_pack_q = struct.Struct("<Q").pack
+_MASK = (1 << 64) - 1
+_CACHE_LIMIT = 200_000  # entries per table before it starts afresh (they hold values alive)
+_cache: dict = {}  # id(compound value) -> (value, fingerprint)
+_by_value: dict = {}  # compound value -> fingerprint
+_ints: dict = {}  # int -> fingerprint
+_strs: dict = {}  # str -> fingerprint
+_positions: list[dict] = []  # per variable: value -> its mixed fingerprint there
+_mvs: dict = {}  # model value -> fingerprint (not in _ints: a model value equals an int)
+_packers: dict = {}  # number of words -> struct packer
+_TRUE = _xxh(b"T")
+_FALSE = _xxh(b"F")
+_SEQ, _FN, _SET = 1, 2, 3  # kind tags of compound values
+
+
+def _packer(n: int):
+    p = _packers.get(n)
+    if p is None:
+        p = _packers[n] = struct.Struct(f"<{n}Q").pack
+    return p
 
 
 def fingerprint(value) -> int:
     """The 64-bit fingerprint of a value (a state is a tuple of values)."""
-    return xxhash.xxh3_64_intdigest(_encode(value))
+    return _fp(value) or 1
 
 
-def _encode(v) -> bytes:
+def state_fingerprint(state: tuple) -> int:
+    """A state's fingerprint: the XOR over its variables of each value's fingerprint mixed
+    with the variable's position. XOR lets a successor's fingerprint be derived from its
+    parent's by the variables that changed (see `Parent`); the position mix keeps states with
+    values swapped between variables apart."""
+    return _raw(state) or 1
+
+
+def _mixed(i: int, v) -> int:
+    """The fingerprint of value v as variable number i, remembered per variable by value:
+    variables take few distinct values compared with states, so this is mostly one look-up."""
+    while len(_positions) <= i:
+        _positions.append({})
+    known = _positions[i]
+    m = known.get(v)
+    if m is None:
+        if len(known) >= _CACHE_LIMIT:
+            known.clear()
+        m = known[v] = _mix(_pair(i, _fp(v)))
+    return m
+
+
+class Parent:
+    """A state about to be expanded, ready to fingerprint its successors: a successor shares
+    most values with its parent (by identity), so only the changed variables cost work, and
+    the parent's own mixed values are looked up only where a successor changed them."""
+
+    __slots__ = ("state", "mixed", "raw")
+
+    def __init__(self, state: tuple, fp: int):
+        self.state = state
+        self.mixed = [None] * len(state)
+        # fp is state_fingerprint(state); only a raw 0 was stored as 1.
+        self.raw = fp if fp != 1 else _raw(state)
+
+    def successor(self, succ: tuple) -> int:
+        """state_fingerprint(succ), for a successor of this state."""
+        h = self.raw
+        mixed = self.mixed
+        state = self.state
+        positions = _positions
+        for i in range(len(state)):  # plainer than itertools here, and faster
+            v = succ[i]
+            if v is not state[i]:
+                old = mixed[i]
+                if old is None:
+                    old = mixed[i] = _mixed(i, state[i])
+                m = positions[i].get(v)
+                h ^= old ^ (_mixed(i, v) if m is None else m)
+        return h or 1
+
+
+def _raw(state: tuple) -> int:
+    h = 0
+    for i, v in enumerate(state):
+        h ^= _mixed(i, v)
+    return h
+
+
+_pair = struct.Struct("<QQ").pack
+
+
+def _fp(v) -> int:
     t = type(v)
-    if t is bool:
-        return b"T" if v else b"F"
     if t is int:
-        return b"i" + str(v).encode() + b";"
+        f = _ints.get(v)
+        if f is None:
+            if len(_ints) >= _CACHE_LIMIT:
+                _ints.clear()
+            f = _ints[v] = _xxh(b"i" + str(v).encode())
+        return f
     if t is str:
-        data = v.encode("utf-8")
-        return b"s" + str(len(data)).encode() + b":" + data
+        f = _strs.get(v)
+        if f is None:
+            if len(_strs) >= _CACHE_LIMIT:
+                _strs.clear()
+            f = _strs[v] = _xxh(b"s" + v.encode("utf-8"))
+        return f
+    if t is bool:
+        return _TRUE if v else _FALSE
     if t is ModelValue:
-        data = v.name.encode("utf-8")
-        return b"m" + str(len(data)).encode() + b":" + data
+        f = _mvs.get(v)
+        if f is None:
+            f = _mvs[v] = _xxh(b"m" + v.name.encode("utf-8"))
+        return f
+    e = _cache.get(id(v))
+    if e is not None and e[0] is v:
+        return e[1]
+    f = _by_value.get(v)
+    if f is not None:
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        _cache[id(v)] = (v, f)
+        return f
     if t is tuple:
-        return b"(" + b"".join([_encode(x) for x in v]) + b")"
-    if t is frozenset:
-        parts = sorted(fingerprint(x) for x in v)
-        return b"{" + b"".join([_pack_q(p) for p in parts]) + b"}"
-    if t is Fn:
+        n = len(v)
+        f = _xxh(_packer(n + 2)(_SEQ, n, *[_fp(x) for x in v]))
+    elif t is Fn:
         keys, vals = v
-        return b"[" + b"".join([_encode(k) + _encode(x) for k, x in zip(keys, vals,
-                                                                         strict=True)]) + b"]"
-    if isinstance(v, LazySet):
-        return _encode(as_set(v))
-    raise TypeError(f"cannot fingerprint {v!r}")
+        n = len(keys)
+        pairs = sorted(zip([_fp(k) for k in keys], [_fp(x) for x in vals], strict=True))
+        f = _xxh(_packer(2 * n + 2)(_FN, n, *[x for p in pairs for x in p]))
+    elif t is frozenset:
+        n = len(v)
+        f = _xxh(_packer(n + 2)(_SET, n, *sorted([_fp(x) for x in v])))
+    elif isinstance(v, LazySet):
+        return _fp(as_set(v))
+    else:
+        raise TypeError(f"cannot fingerprint {v!r}")
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
+    _cache[id(v)] = (v, f)
+    if len(_by_value) >= _CACHE_LIMIT:
+        _by_value.clear()
+    _by_value[v] = f
+    return f
+
+
+def clear() -> None:
+    """Forget remembered fingerprints (they hold their values alive)."""
+    _cache.clear()
+    _by_value.clear()
+    _ints.clear()
+    _strs.clear()
+    _mvs.clear()
+    _positions.clear()

@@ -20,68 +20,18 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..interface import (  # noqa: F401  (the formula helpers, re-exported)
+    FALSE,
+    TRUE,
+    Atom,
+    Fairness,
+    LivenessCheck,
+    always,
+    conj,
+    disj,
+    eventually,
+)
 from ..semantics.values import UNKNOWN, UnknownUsed
-
-# LTL formulas are tuples: ("T",), ("F",), ("lit", atom, positive), ("and", f, g),
-# ("or", f, g), ("U", f, g) (f until g) and ("R", f, g) (f releases g).
-TRUE, FALSE = ("T",), ("F",)
-
-
-def conj(f, g):
-    if f == FALSE or g == FALSE:
-        return FALSE
-    if f == TRUE:
-        return g
-    if g == TRUE:
-        return f
-    return ("and", f, g)
-
-
-def disj(f, g):
-    if f == TRUE or g == TRUE:
-        return TRUE
-    if f == FALSE:
-        return g
-    if g == FALSE:
-        return f
-    return ("or", f, g)
-
-
-def eventually(f):
-    return ("U", TRUE, f)
-
-
-def always(f):
-    return ("R", FALSE, f)
-
-
-@dataclass
-class Atom:
-    """A predicate of the formula: kind "state" (fn(s)) or "action" (fn(s, t) on a step)."""
-
-    kind: str
-    fn: Callable
-    # ENABLED <<A>>_v: the atom of the step <<A>>_v, tried on candidate states when fn cannot
-    # decide (it raises UnknownUsed: A reads a variable it leaves free)
-    step_atom: int | None = None
-
-
-@dataclass
-class Fairness:
-    """WF_v(A) or SF_v(A): `enabled(s)` is ENABLED <<A>>_v, `taken(s, t)` is <<A>>_v."""
-
-    kind: str  # "WF" | "SF"
-    enabled: Callable
-    taken: Callable
-
-
-@dataclass
-class LivenessCheck:
-    """One PROPERTY to check: `negation` is the negated formula over `atoms`."""
-
-    name: str
-    negation: tuple
-    atoms: list[Atom]
 
 
 @dataclass

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import liveness as ltl
-from ..engine.explore import Model
+from .. import interface as ltl
 from ..frontend import LoadedSpec, ast
 from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
+from ..interface import Model
 from . import compiler as comp
 from . import temporal
 from .compiler import CompileError, Compiler

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..engine import liveness as ltl
+from .. import interface as ltl
 from ..frontend import ast
 from .compiler import (
     CompileError,

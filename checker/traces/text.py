@@ -61,6 +61,8 @@ def format_outcome(o) -> str:
         lines.append(f"Warning: {w}")
     if o.verdict in HEADERS:
         lines.append(format_counterexample(from_outcome(o)))
+    elif o.verdict == V.INTERRUPTED:
+        lines.append(f"Interrupted: {o.message} The statistics so far:")
     elif o.verdict in (V.ASSUMPTION, V.ASSERT, V.ERROR):
         lines.append(f"Error: {o.message}")
         if o.verdict != V.ASSUMPTION and o.span is not None:
@@ -79,9 +81,11 @@ def format_outcome(o) -> str:
                      f"this is not a complete check.")
     else:
         lines.append("Model checking completed. No error has been found.")
-        lines.append("  Estimates of the probability that TLC did not check all reachable states")
-        lines.append("  because two distinct states had the same fingerprint:")
-        lines.append(f"  calculated (optimistic):  val = {collision_estimate(o)}")
+        if getattr(o, "collision", None) is not None:  # whole states compared: no estimate
+            lines.append("  Estimates of the probability that kipcheck did not check all "
+                         "reachable states")
+            lines.append("  because two distinct states had the same fingerprint:")
+            lines.append(f"  calculated (optimistic):  val = {collision_estimate(o)}")
     if o.verdict != V.ASSUMPTION:
         lines.append(f"{o.states_generated} states generated, {o.distinct_states} distinct states "
                      f"found, {o.states_left} states left on queue.")

@@ -1,0 +1,67 @@
+"""Backends: one breadth-first search, several ways to run it, identical answers.
+
+Every backend explores a `checker.interface.Model` under the same `Search` options and answers
+with a `checker.interface.Result`: verdict, TLC's counts, a shortest counterexample.
+
+- `local` (`local.py`): one process, in exactly TLC's order (engine/explore.py), so even the
+  counts at a violation are TLC's. The only backend that checks liveness and draws graphs.
+- `workers` (`workers.py`): N processes, level by level; each state's fingerprint has an owner
+  process that decides whether it is new. Counts of a complete search and counterexample
+  lengths equal `local`'s.
+- `spark` (planned): the same level-synchronous search as `workers`, one Spark stage per level.
+
+`run` picks the backend and says (in `notes`) when it had to fall back to `local`.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..interface import Model, Result
+
+
+@dataclass
+class Search:
+    """How to search: what every backend accepts."""
+
+    max_depth: int | None = None
+    progress: Callable | None = None  # progress(distinct, generated, queue, depth)
+    exact_states: bool = False  # whole states in the seen set instead of fingerprints
+    on_edge: Callable | None = None  # sees every stored state and transition (local only)
+    workers: int = 1
+
+
+def cores() -> int:
+    """The number of cores this process may use (`--workers auto`)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run(model: Model, search: Search, notes: list[str] | None = None) -> Result:
+    """Explore `model` with the backend `search` asks for; `notes` collects fallbacks."""
+    notes = notes if notes is not None else []
+    if search.workers > 1:
+        why = _workers_unsupported(model, search)
+        if why is None:
+            from . import workers
+
+            return workers.run(model, search)
+        notes.append(f"--workers {search.workers} ignored: {why}; checked in one process")
+    from . import local
+
+    return local.run(model, search)
+
+
+def _workers_unsupported(model: Model, search: Search) -> str | None:
+    if model.liveness and search.max_depth is None:
+        return "liveness properties are checked by the local backend only"
+    if search.on_edge is not None:
+        return "--dump-graph needs the local backend"
+    if search.exact_states:
+        return "--exact-states needs the local backend"
+    if model.recipe is None:
+        return "this model cannot be rebuilt in another process"
+    return None

@@ -1,0 +1,565 @@
+"""The workers backend: a breadth-first search in N processes, one level at a time.
+
+Each worker rebuilds the model from its picklable `Recipe` (a model's callables are made by exec
+and cannot be pickled). A state stays in the process that generated it: pickling a state costs
+more than generating it. Every fingerprint has an owner process, which keeps that part of the
+visited table. Per level:
+
+1. expand: each worker expands its share of the level in rank order (a state's rank is its
+   place in the one-process search order), counts, checks constraints, states outside them and
+   action properties, and sends the fingerprints of its in-model successors, with their
+   position (parent rank, successor index), to their owners;
+2. decide: each owner keeps, per fingerprint not seen before, the claim with the least
+   position, which is the one the one-process search meets first;
+3. commit: each worker keeps the successors it won, checks the invariants on them, records
+   their parent links, and reports their positions; the coordinator ranks all of them.
+
+So the search visits exactly the states of the one-process search, level by level, and of the
+violations a level reveals it reports the one the one-process search meets first: the same
+kind and the same counterexample length. The counterexample is rebuilt by walking the workers'
+parent links back and replaying the actions in the coordinator.
+"""
+from __future__ import annotations
+
+import gc
+import multiprocessing as mp
+import time
+import traceback
+
+import numpy as np
+
+from ..engine import fingerprints
+from ..engine.explore import _outdegree, _replay, collision_estimate
+from ..engine.fingerprints import Parent, fingerprint, state_fingerprint
+from ..engine.store import FingerprintTable, ParentLinks
+from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
+
+_IDX_BITS = 32  # a position is parent rank << 32 | successor index
+
+
+def run(model: Model, search) -> Result:
+    """Explore `model` with `search.workers` processes."""
+    return _Coordinator(model, search).run()
+
+
+# -- helpers shared by both sides ------------------------------------------------------------
+def _key_function(model: Model):
+    fingerprints.clear()  # remembered by value: a value == one of another model's (1 == TRUE)
+    base = model.fingerprint
+    if base is None:
+        return state_fingerprint
+    return lambda s: fingerprint(base(s))
+
+
+def _owner(fp: int, n: int) -> int:
+    return (fp >> 32) % n
+
+
+def _check_invariants(model: Model, state):
+    """None, or (verdict, property, message, error_at, exception) for the first invariant
+    that fails on `state`."""
+    for name, pred in model.invariants:
+        try:
+            ok = pred(state)
+        except EVAL_ERRORS as e:
+            return ("error", name, error_message(e), ("invariant", name), e)
+        if ok is not True:
+            if ok is not False:
+                return ("error", name, f"The invariant {name} is not a boolean",
+                        ("invariant", name), None)
+            return ("invariant", name, None, None, None)
+    return None
+
+
+def _in_model(model: Model, state, succ) -> bool:
+    return all(c(succ) for c in model.constraints) and all(
+        c(state, succ) for c in model.action_constraints)
+
+
+def _initial(model: Model, key_of):
+    """The initial states in order: (state, fingerprint or None if outside the constraints)
+    for every generated one."""
+    if model.set_level:
+        model.set_level(0)
+    out = []
+    for s in model.init():
+        in_model = all(c(s) for c in model.constraints)
+        out.append((s, key_of(s) if in_model else None))
+    return out
+
+
+# -- the worker process ----------------------------------------------------------------------
+def _rebuild(recipe) -> Model:
+    from ..frontend import load_spec
+    from ..semantics import model as model_builder
+
+    loaded = load_spec(recipe.spec, recipe.config, recipe.lib)
+    return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
+
+
+def _worker_main(conn, recipe, me: int, n: int) -> None:
+    gc.disable()  # as in the local search: states never form cycles (see engine.explore)
+    try:
+        worker = _Worker(_rebuild(recipe), me, n)
+        conn.send(("ready", None))
+        while True:
+            command, arg = conn.recv()
+            if command == "stop":
+                break
+            conn.send(("ok", getattr(worker, command)(*arg)))
+            if command == "commit":
+                gc.collect(1)  # young cycles only, once a level
+    except (EOFError, KeyboardInterrupt, BrokenPipeError):
+        pass
+    except BaseException as e:  # noqa: BLE001 - reported to the coordinator, which re-raises
+        try:
+            conn.send(("crash", (type(e).__name__, str(e), traceback.format_exc(),
+                                 getattr(e, "message", None))))
+        except Exception:  # noqa: BLE001
+            pass
+
+
+class _Worker:
+    def __init__(self, model: Model, me: int, n: int):
+        self.model, self.me, self.n = model, me, n
+        self.key_of = _key_function(model)
+        self.incremental = model.fingerprint is None
+        self.table = FingerprintTable()
+        self.links = ParentLinks()
+        self.frontier: list = []  # (state, fingerprint), in rank order
+        self.level = 1
+        self.acts = list(model.actions)
+        self.coverage = [[0, 0] for _ in self.acts]
+
+    def init(self) -> int:
+        """Take this worker's share of the new initial states; return how many it took."""
+        seen = set()
+        rank = 0
+        for s, fp in _initial(self.model, self.key_of):
+            if fp is None or fp in seen:
+                continue
+            seen.add(fp)
+            if _owner(fp, self.n) == self.me:
+                self.table.add(fp)
+            if rank % self.n == self.me:
+                self.frontier.append((s, fp))
+                self.links.add(1, fp, 0, -1)
+            rank += 1
+        return len(self.frontier)
+
+    def settle(self, ranks, gives):
+        """Take the new level's global ranks; hand `count` states to each (worker, count) in
+        `gives` (evenly spread over this worker's share) to even out the workers' loads."""
+        self.ranks = ranks
+        out = []
+        if gives:
+            total = sum(c for _, c in gives)
+            n = len(self.frontier)
+            picked = np.unique(np.linspace(0, n - 1, total).round().astype(np.int64))
+            keep = np.ones(n, dtype=bool)
+            keep[picked] = False
+            at = 0
+            for dst, count in gives:
+                idx = picked[at:at + count]
+                at += count
+                out.append((dst, [self.frontier[i] for i in idx.tolist()], ranks[idx]))
+            self.frontier = [f for f, k in zip(self.frontier, keep.tolist(), strict=True) if k]
+            self.ranks = ranks[keep]
+        return out
+
+    def take(self, batches) -> None:
+        """Receive states handed over by other workers; keep the share in rank order."""
+        if not batches:
+            return
+        frontier = self.frontier
+        ranks = [self.ranks]
+        for states, r in batches:
+            frontier = frontier + states
+            ranks.append(r)
+        ranks = np.concatenate(ranks)
+        order = np.argsort(ranks, kind="stable")
+        self.frontier = [frontier[i] for i in order.tolist()]
+        self.ranks = ranks[order]
+
+    def expand(self):
+        """Phase 1: expand this worker's share of the level, in rank order."""
+        ranks = self.ranks
+        model, level = self.model, self.level
+        if model.set_level:
+            model.set_level(level)
+        expand = model.expand or (lambda s, out: None)
+        acts, coverage = self.acts, self.coverage
+        plain = not model.constraints and not model.action_constraints
+        action_props = model.action_properties
+        self.cands = cands = []  # (fingerprint, position, state, parent fp, action index, j)
+        local: dict = {}
+        generated = 0
+        event = None
+        buf: list = []
+        emit = buf.append
+        for j, (state, pfp) in enumerate(self.frontier):
+            r = int(ranks[j]) << _IDX_BITS
+            key_of = Parent(state, pfp).successor if self.incremental else self.key_of
+            buf.clear()
+            try:
+                expand(state, emit)
+            except EVAL_ERRORS as e:
+                cur = max((x for x in buf if type(x) is int), default=0)
+                where = acts[cur].label
+                generated += sum(1 for x in buf if type(x) is not int)
+                event = ((r - 1, 0), "error", None,
+                         f"{error_message(e)}\nThe error occurred in action {where}.",
+                         ("action", where), (level, pfp, None, None))
+                break
+            ai, idx = -1, 0
+            for succ in buf:
+                if type(succ) is int:
+                    ai = succ
+                    continue
+                generated += 1
+                coverage[ai][1] += 1
+                pos = r | idx
+                idx += 1
+                if plain or _in_model(model, state, succ):
+                    fp = key_of(succ)
+                    if fp not in local:
+                        local[fp] = len(cands)
+                        cands.append((fp, pos, succ, pfp, ai, j))
+                else:
+                    bad = _check_invariants(model, succ)
+                    if bad is not None:
+                        event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
+                                 (level, pfp, ai, key_of(succ)))
+                        break
+                for name, pred in action_props:
+                    if pred(state, succ) is not True:
+                        event = ((pos, 1), "property", name, None, None,
+                                 (level, pfp, ai, key_of(succ)))
+                        break
+                if event is not None:
+                    break
+            if event is not None:
+                break
+            if idx == 0 and model.check_deadlock:
+                event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
+                break
+        self.expanded = j + 1 if self.frontier else 0
+        self.frontier_size = len(self.frontier)
+        fps = np.fromiter((c[0] for c in cands), dtype=np.uint64, count=len(cands))
+        keys = np.fromiter((c[1] for c in cands), dtype=np.int64, count=len(cands))
+        owners = (fps >> np.uint64(32)) % np.uint64(self.n)
+        self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
+        return generated, event, [(fps[i], keys[i]) for i in self.claim_index]
+
+    def decide(self, fps, keys):
+        """Phase 2 (as an owner): which claims win a fingerprint never seen before."""
+        mask = np.zeros(len(fps), dtype=bool)
+        if not len(fps):
+            return mask
+        order = np.lexsort((keys, fps))
+        sorted_fps = fps[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = sorted_fps[1:] != sorted_fps[:-1]
+        winners = order[first]
+        new = self.table.add_batch(fps[winners])
+        mask[winners[new]] = True
+        return mask
+
+    def commit(self, masks):
+        """Phase 3: keep the successors this worker won; check invariants on them."""
+        won = np.sort(np.concatenate([idx[m] for idx, m in zip(self.claim_index, masks,
+                                                                   strict=True)]))
+        model = self.model
+        cands = self.cands
+        nxt = self.level + 1
+        frontier = []
+        keys = np.empty(len(won), dtype=np.int64)
+        fresh = np.zeros(self.expanded, dtype=np.int64)
+        event = None
+        checks = bool(model.invariants)
+        for k, i in enumerate(won.tolist()):
+            fp, pos, succ, pfp, ai, j = cands[i]
+            keys[k] = pos
+            fresh[j] += 1
+            self.coverage[ai][0] += 1
+            self.links.add(nxt, fp, pfp, ai)
+            frontier.append((succ, fp))
+            if checks and event is None:
+                bad = _check_invariants(model, succ)
+                if bad is not None:
+                    event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
+                             (self.level, pfp, ai, fp))
+        self.cands = None
+        self.frontier = frontier
+        self.level = nxt
+        return keys, event, np.minimum(fresh, 31)
+
+    def find(self, level: int, fp: int):
+        return self.links.find(level, fp)
+
+    def init_keys(self) -> list:
+        """The fingerprint of every initial state, in order (None: outside the constraints)."""
+        return [fp for _, fp in _initial(self.model, self.key_of)]
+
+    def replay(self, chain) -> list:
+        """The states of a chain [(fingerprint, action index)], rebuilt by replay here, where
+        fingerprints are computed as in every worker."""
+        acts = self.model.actions
+        steps = _replay(self.model, self.key_of,
+                        [(fp, None if ai < 0 else acts[ai]) for fp, ai in chain])
+        return [s.state for s in steps]
+
+    def stats(self):
+        return self.coverage, self.table.nbytes
+
+
+# -- the coordinator -------------------------------------------------------------------------
+class _Crash(Exception):
+    pass
+
+
+class _Coordinator:
+    def __init__(self, model: Model, search):
+        self.model, self.search = model, search
+        self.n = search.workers
+        self.init_keys = None
+        self.distinct = self.generated = self.depth = 0  # so far, if interrupted
+
+    def run(self) -> Result:
+        started = time.perf_counter()
+        ctx = mp.get_context("spawn")
+        self.conns, self.procs = [], []
+        try:
+            for w in range(self.n):
+                mine, theirs = ctx.Pipe()
+                p = ctx.Process(target=_worker_main, args=(theirs, self.model.recipe, w, self.n),
+                                daemon=True)
+                p.start()
+                theirs.close()
+                self.conns.append(mine)
+                self.procs.append(p)
+            try:
+                result = self._search()
+            except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
+                result = Result("interrupted", None, self.distinct, self.generated, self.depth,
+                                0, [], {}, 0.0, "The search was interrupted.")
+        finally:
+            for c in self.conns:
+                try:
+                    c.send(("stop", ()))
+                except OSError:
+                    pass
+            for p in self.procs:
+                p.join(timeout=5)
+                if p.is_alive():
+                    p.terminate()
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _receive(self, conn):
+        try:
+            tag, value = conn.recv()
+        except EOFError:
+            raise _Crash("a worker process ended unexpectedly") from None
+        if tag == "crash":
+            name, text, tb, message = value
+            if name == "AssertFailure":
+                from ..semantics.runtime import AssertFailure
+
+                raise AssertFailure(message or text)
+            raise _Crash(f"a worker process failed: {name}: {text}\n{tb}")
+        return value
+
+    def _ask(self, w: int, command, *args):
+        self.conns[w].send((command, args))
+        return self._receive(self.conns[w])
+
+    def _all(self, command, args_per_worker):
+        for c, args in zip(self.conns, args_per_worker, strict=True):
+            c.send((command, args))
+        return [self._receive(c) for c in self.conns]
+
+    def _search(self) -> Result:
+        model, search = self.model, self.search
+        for c in self.conns:
+            self._receive(c)  # "ready": the model was rebuilt
+        coverage = {"<Init>": [0, 0]}
+        generated = distinct = depth = 0
+        # Level 1: the initial states, checked here in order as the local search does (their
+        # fingerprints as the workers compute them).
+        seen = set()
+        if model.set_level:
+            model.set_level(0)
+        self.init_keys = self._ask(0, "init_keys")
+        for s, fp in zip(model.init(), self.init_keys, strict=True):
+            generated += 1
+            coverage["<Init>"][1] += 1
+            new = fp is not None and fp not in seen
+            if new:
+                seen.add(fp)
+                distinct += 1
+                coverage["<Init>"][0] += 1
+                depth = 1
+            if new or fp is None:
+                bad = _check_invariants(model, s)
+                if bad is not None:
+                    return self._result(bad[0], bad[1], [Step(None, s)], generated, distinct,
+                                        depth, bad[2], bad[3], bad[4])
+            if new:
+                for name, pred in model.init_properties:
+                    if pred(s) is not True:
+                        return self._result("property", name, [Step(None, s)], generated,
+                                            distinct, depth)
+        sizes = self._all("init", [()] * self.n)
+        assert sum(sizes) == distinct
+        ranks = [np.arange(w, distinct, self.n) for w in range(self.n)]
+        self._all("settle", [(r, []) for r in ranks])
+        level = 1
+        outdeg = np.zeros(32, dtype=np.int64)
+        while sum(len(r) for r in ranks) and (search.max_depth is None
+                                              or level < search.max_depth):
+            expanded = self._all("expand", [()] * self.n)
+            events = [e for _, e, _ in expanded if e is not None]
+            generated += sum(g for g, _, _ in expanded)
+            # Route the claims to their owners, and the owners' answers back.
+            answers = self._all("decide", [
+                (np.concatenate([claims[o][0] for _, _, claims in expanded]),
+                 np.concatenate([claims[o][1] for _, _, claims in expanded]))
+                for o in range(self.n)])
+            masks = [[None] * self.n for _ in range(self.n)]  # [worker][owner]
+            for o, mask in enumerate(answers):
+                at = 0
+                for w, (_, _, claims) in enumerate(expanded):
+                    k = len(claims[o][0])
+                    masks[w][o] = mask[at:at + k]
+                    at += k
+            committed = self._all("commit", [(m,) for m in masks])
+            keys = [k for k, _, _ in committed]
+            events += [e for _, e, _ in committed if e is not None]
+            for _, _, fresh in committed:
+                outdeg += np.bincount(fresh, minlength=32)
+            new = sum(len(k) for k in keys)
+            distinct += new
+            if new:
+                depth = level + 1
+            self.distinct, self.generated, self.depth = distinct, generated, depth
+            if events:
+                return self._violation(min(events, key=lambda e: e[0]), generated, distinct,
+                                       depth, outdeg)
+            everything = np.sort(np.concatenate(keys))
+            ranks = [np.searchsorted(everything, k) for k in keys]
+            self._balance(ranks)
+            level += 1
+            if search.progress is not None:
+                search.progress(distinct, generated, new, level)
+        result = self._result("ok", None, [], generated, distinct, depth)
+        result.outdegree = _histogram_outdegree(outdeg)
+        result.left = sum(len(r) for r in ranks) if search.max_depth is not None else 0
+        return result
+
+    def _balance(self, ranks) -> None:
+        """Even out the next level's shares: a worker keeps the states it won, which can all
+        fall to one worker (a single initial state); the surplus moves, pickled, to the
+        workers short of the mean. Moving a state costs more than generating it, so only a
+        share more than 1/16 over the mean gives states away."""
+        sizes = [len(r) for r in ranks]
+        total = sum(sizes)
+        target = [total // self.n + (1 if w < total % self.n else 0) for w in range(self.n)]
+        slack = max(1, total // (16 * self.n))
+        surplus = {w: sizes[w] - target[w] for w in range(self.n) if sizes[w] - target[w] > slack}
+        short = {w: target[w] - sizes[w] for w in range(self.n) if sizes[w] < target[w]}
+        gives: list = [[] for _ in range(self.n)]
+        if surplus:
+            for src, extra in surplus.items():
+                for dst in list(short):
+                    if extra == 0:
+                        break
+                    k = min(extra, short[dst])
+                    gives[src].append((dst, k))
+                    extra -= k
+                    short[dst] -= k
+                    if short[dst] == 0:
+                        del short[dst]
+        handed = self._all("settle", [(r, g) for r, g in zip(ranks, gives, strict=True)])
+        inbox: list = [[] for _ in range(self.n)]
+        for batches in handed:
+            for dst, states, r in batches:
+                inbox[dst].append((states, r))
+        if any(inbox):
+            self._all("take", [(b,) for b in inbox])
+
+    def _chain(self, level: int, fp: int) -> list:
+        """[(fingerprint, action index)] from an initial state to state `fp` of `level`."""
+        out = []
+        while level >= 1:
+            found = [f for f in self._all("find", [(level, fp)] * self.n) if f is not None]
+            if not found:
+                raise _Crash(f"no parent link for fingerprint {fp:#x} at level {level}")
+            parent, ai = found[0]
+            out.append((fp, ai))
+            fp, level = parent, level - 1
+        out.reverse()
+        return out
+
+    def _violation(self, event, generated, distinct, depth, outdeg) -> Result:
+        _, verdict, prop, message, error_at, (level, pfp, ai, fp) = event
+        model = self.model
+        chain = self._chain(level, pfp)
+        exc = None
+        if ai is not None:
+            chain.append((fp, ai))
+        states = self._ask(0, "replay", chain)
+        trace = [step_of(None if a < 0 else model.actions[a], s)
+                 for (_, a), s in zip(chain, states, strict=True)]
+        if verdict == "error":  # evaluate again here: the exception locates the expression
+            exc = self._reproduce(trace, error_at, level)
+        result = self._result(verdict, prop, trace, generated, distinct, depth, message,
+                              error_at, exc)
+        result.outdegree = _histogram_outdegree(outdeg)
+        return result
+
+    def _reproduce(self, trace, error_at, level):
+        model = self.model
+        try:
+            if error_at and error_at[0] == "invariant":
+                pred = dict(model.invariants)[error_at[1]]
+                pred(trace[-1].state)
+            elif error_at and error_at[0] == "action" and model.expand:
+                if model.set_level:
+                    model.set_level(level)
+                model.expand(trace[-1].state, lambda x: None)
+        except EVAL_ERRORS as e:
+            return e
+        return None
+
+    def _result(self, verdict, prop, trace, generated, distinct, depth, message=None,
+                error_at=None, exc=None) -> Result:
+        stats = self._all("stats", [()] * self.n) if self.conns else []
+        store = sum(b for _, b in stats)
+        coverage = self._coverage(stats)
+        return Result(verdict, prop, distinct, generated, depth, 0, trace, coverage, 0.0,
+                      message, error_at, (0, 0, 0, 0), exc, None, None,
+                      collision_estimate(distinct, generated), store)
+
+    def _coverage(self, stats) -> dict:
+        out: dict = {}
+        init = [0, 0]
+        seen = set()
+        for fp in self.init_keys or ():
+            init[1] += 1
+            if fp is not None and fp not in seen:
+                seen.add(fp)
+                init[0] += 1
+        out["<Init>"] = init
+        for i, a in enumerate(self.model.actions):
+            cov = out.setdefault(a.name, [0, 0])
+            for per_worker, _ in stats:
+                cov[0] += per_worker[i][0]
+                cov[1] += per_worker[i][1]
+        return out
+
+
+def _histogram_outdegree(hist) -> tuple:
+    samples = [i for i, c in enumerate(hist.tolist()) for _ in range(c)]
+    return _outdegree(samples)
+

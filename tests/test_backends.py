@@ -1,0 +1,116 @@
+"""One parity suite for every backend and store: fingerprint mode against whole states, and
+--workers 2 against one worker, on the small manifest models and the specs under tests/specs.
+
+A complete search must give the same counts (distinct, generated, depth) everywhere; a violation
+the same verdict, property and counterexample length (its counts may differ between processes,
+whose order differs from TLC's). To stay within two minutes the suite covers a subset: fingerprints
+against whole states on the small manifest models of at most 8,000 distinct states (all but the
+five largest), and, since worker runs start processes, two workers against one on those without
+liveness of at most 3,000 distinct states (every bug variant among them); every spec under
+tests/specs in both.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker import manifest
+from checker.api import check
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "tests" / "specs"
+SMALL = [e for e in manifest.load(ROOT / "invariants" / "manifest.json").entries
+         if e.size == "small"]
+# (spec, cfg) under tests/specs with a checkable configuration.
+LOCAL_SPECS = [("ActionProp", "ActionProp"), ("Counter", "Counter"), ("Counter", "CounterC"),
+               ("Errors", "Errors"), ("Records", "Records"), ("Records", "Records3"),
+               ("Stop", "Stop"), ("Stop", "StopNoDeadlock"), ("Sym", "Sym"),
+               ("Sym", "SymNone"), ("Sym", "SymView"), ("Vals", "Vals")]
+
+
+def figures(o, complete_counts: bool = True) -> dict:
+    out = {"verdict": o.verdict, "property": o.property, "trace_length": o.trace_length}
+    if o.verdict == "ok" or complete_counts:
+        out.update(distinct=o.distinct_states, generated=o.states_generated, depth=o.depth)
+    return out
+
+
+def run_entry(entry, **kw):
+    return check(entry.spec_path, entry.config_path, lib=entry.lib_paths, **kw)
+
+
+def run_spec(spec, cfg, **kw):
+    return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", **kw)
+
+
+FP_MODELS = [e for e in SMALL if (e.distinct_states or 0) <= 8000]
+
+
+@pytest.mark.parametrize("entry", FP_MODELS, ids=lambda e: e.name)
+def test_fingerprints_count_as_whole_states_on_the_manifest_models(entry):
+    exact = run_entry(entry, exact_states=True)
+    fp = run_entry(entry)
+    assert figures(fp) == figures(exact)
+
+
+@pytest.mark.parametrize("spec,cfg", LOCAL_SPECS)
+def test_fingerprints_count_as_whole_states_on_the_test_specs(spec, cfg):
+    exact = run_spec(spec, cfg, exact_states=True)
+    fp = run_spec(spec, cfg)
+    assert figures(fp) == figures(exact)
+    assert [s.state for s in fp.trace] == [s.state for s in exact.trace]
+
+
+WORKER_MODELS = [e for e in SMALL if not e.liveness and (e.distinct_states or 0) <= 3000]
+
+
+@pytest.mark.parametrize("entry", WORKER_MODELS, ids=lambda e: e.name)
+def test_two_workers_count_as_one_on_the_manifest_models(entry):
+    one = run_entry(entry)
+    two = run_entry(entry, workers=2)
+    assert figures(two, complete_counts=False) == figures(one, complete_counts=False)
+
+
+@pytest.mark.parametrize("spec,cfg", LOCAL_SPECS)
+def test_two_workers_count_as_one_on_the_test_specs(spec, cfg):
+    one = run_spec(spec, cfg)
+    two = run_spec(spec, cfg, workers=2)
+    assert figures(two, complete_counts=False) == figures(one, complete_counts=False)
+    assert two.message == one.message
+
+
+def test_workers_fall_back_to_one_process_for_liveness():
+    entry = next(e for e in SMALL if e.liveness)
+    o = run_entry(entry, workers=2)
+    assert o.verdict == entry.verdict
+    assert any("--workers 2 ignored: liveness properties are checked by the local backend only"
+               in w for w in o.warnings)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_interrupted_search_prints_the_statistics_so_far_and_exits_130(tmp_path, workers):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "Big.tla"
+    spec.write_text("---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\n"
+                    "Init == x = 0 /\\ y = 0\n"
+                    "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n"
+                    "        \\/ y' = (y + 1) % 100000 /\\ x' = x\n====\n")
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", str(spec),
+                             "--workers", workers], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(6)
+    stopped = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - stopped < 5
+    assert proc.returncode == 130, err
+    assert "Interrupted: The search was interrupted. The statistics so far:" in out
+    assert " states generated, " in out and "Traceback" not in err

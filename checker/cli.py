@@ -50,6 +50,9 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
               help="Override a constant of the .cfg (value in .cfg syntax), e.g. -D N=4.")
+@click.option("--size", "size", multiple=True, metavar="KNOB=N[,KNOB=N...]",
+              help="Set the model's size knobs (`kipcheck models --sizes` lists them), e.g. "
+                   "--size brokers=2,dirs=2; -D still applies on top.")
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
 @click.option("--max-depth", type=int, default=None, help="Explore at most this many levels.")
 @click.option("--report-json", type=click.Path(dir_okay=False),
@@ -70,7 +73,7 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 @click.option("--dump-graph", type=click.Path(dir_okay=False),
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
-def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
+def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
           fingerprints, trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
@@ -93,6 +96,8 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     bar = _progress_bar()
     try:
         constants = parse_constant_overrides(list(defines))
+        if size:
+            constants = _with_sizes(spec, config, ",".join(size), constants)
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
                             max_depth, progress=bar, fingerprints=fingerprints,
                             on_edge=outputs.graph)
@@ -114,6 +119,16 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     for line in notes + errors + more:
         click.echo(line, err=True)
     sys.exit(_exit_code(outcome.exit_code, errors + more))
+
+
+def _with_sizes(spec, config, text: str, constants: dict) -> dict:
+    """The constants of `--size` knobs, with the -D overrides on top."""
+    from .api import parse_constant_overrides
+    from .sizes import size_overrides
+
+    sized = parse_constant_overrides(size_overrides(spec, config, text, constants))
+    sized.update(constants)
+    return sized
 
 
 def _stop_on_error(e: KipcheckError, report_json, report: dict, outputs) -> None:
@@ -167,12 +182,18 @@ def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
 
 @main.command()
 @click.option("--size", type=click.Choice(["small", "medium"]), help="Only models of this size.")
-def models(size) -> None:
+@click.option("--sizes", "knobs", is_flag=True,
+              help="List each model's size knobs with their values in its .cfg (the defaults "
+                   "of `check --size` and `sweep --vary`).")
+def models(size, knobs) -> None:
     """List the shipped models of the manifest: name, size and expected verdict."""
     from .manifest import load
 
     try:
         entries = load().entries
+        if knobs:
+            _list_knobs([e for e in entries if size in (None, e.size)])
+            return
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
@@ -182,6 +203,19 @@ def models(size) -> None:
     width = max((len(r[0]) for r in rows), default=0)
     for name, sz, verdict in rows:
         click.echo(f"{name:<{width}}  {sz:<6}  {verdict}")
+
+
+def _list_knobs(entries) -> None:
+    """`models --sizes`: one line per model, its knobs at the values of its .cfg."""
+    from .sizes import cfg_constants, describe, sizes_file
+    from .sizes import load as load_sizes
+
+    width = max((len(e.name) for e in entries), default=0)
+    for e in entries:
+        path = sizes_file(e.spec_path, e.config_path)
+        text = ("(no size knobs)" if path is None else
+                describe(load_sizes(path), cfg_constants(e.config_path)))
+        click.echo(f"{e.name:<{width}}  {text}")
 
 
 @main.group()

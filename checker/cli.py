@@ -205,6 +205,94 @@ def models(size, knobs) -> None:
         click.echo(f"{name:<{width}}  {sz:<6}  {verdict}")
 
 
+_SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budget < incomplete "
+               "< deadlock < invariant < property < assert < error < assumption < "
+               "config-error < spec-error (budget exits 3).")
+
+
+@main.command(epilog=_SWEEP_EXIT)
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KNOB=LO..HI",
+              help="A knob and its values (LO..HI or N,N,...); repeat for more knobs: every "
+                   "combination is checked, smallest first.")
+@click.option("--budget", metavar="DURATION",
+              help="Stop a size after this long (90s, 10m, 1h) and report it as `budget`.")
+@click.option("--max-states", type=click.IntRange(min=1), default=None,
+              help="Stop a size once it has this many distinct states (`budget`).")
+@click.option("--stop-on-violation", is_flag=True,
+              help="Stop the sweep at the first size that fails (any verdict worse than "
+                   "budget).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Write sweep.csv and sweep.json into this directory.")
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+              help="Override a constant at every size (value in .cfg syntax).")
+@click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
+def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defines,
+          no_deadlock, lib) -> None:
+    """Check SPEC at every combination of its size knobs, smallest first: a table of verdicts,
+    counts, time and peak memory per size."""
+    from . import sweep as S
+    from .api import parse_constant_overrides
+
+    name = spec
+    try:
+        seconds = S.parse_budget(budget)
+    except ValueError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(V.EXIT_USAGE)
+    try:
+        spec, config, lib = _manifest_model(spec, config, lib)
+        if config is None:
+            config = default_config(spec)
+        constants = parse_constant_overrides(list(defines))
+        plan = S.plan(spec, config, [S.parse_vary(v) for v in varies], constants)
+        per_size = [S.constants_of(spec, config, combo, constants) for combo in plan]
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    deadlock = False if no_deadlock else None
+    click.echo(S.table_header())
+    rows = []
+    try:
+        for combo, values in zip(plan, per_size, strict=True):
+            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states)
+            rows.append(row)
+            click.echo(S.table_line(row))
+            if row.verdict not in (V.OK, S.BUDGET) and row.message:
+                click.echo(f"  {row.message.splitlines()[0]}", err=True)
+            if stop_on_violation and S.SEVERITY.index(row.verdict) > S.SEVERITY.index(
+                    V.INCOMPLETE):
+                left = len(plan) - len(rows)
+                if left:
+                    click.echo(f"Stopped at the first failing size ({left} size(s) not "
+                               f"checked).", err=True)
+                break
+    except KeyboardInterrupt:
+        click.echo("Interrupted: the sweep was stopped before it finished.", err=True)
+        sys.exit(V.EXIT_INTERRUPTED)
+    verdict = S.worst(rows)
+    budgeted = [r.size for r in rows if r.verdict == S.BUDGET]
+    if budgeted:
+        click.echo(f"Budget: {', '.join(budgeted)} stopped before the end (partial counts).",
+                   err=True)
+    errors = []
+    if out:
+        knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
+        try:
+            for path in S.write_outputs(out, rows, name, spec, config, knobs):
+                click.echo(f"Wrote {path}", err=True)
+        except OSError as e:
+            errors.append(f"error: cannot write the sweep results to {out}: {e.strerror or e}")
+    for line in errors:
+        click.echo(line, err=True)
+    click.echo(f"Sweep verdict: {verdict} ({len(rows)} size(s))")
+    sys.exit(_exit_code(S.exit_code(verdict), errors))
+
+
 def _list_knobs(entries) -> None:
     """`models --sizes`: one line per model, its knobs at the values of its .cfg."""
     from .sizes import cfg_constants, describe, sizes_file

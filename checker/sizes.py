@@ -139,25 +139,27 @@ def defaults(sizes: Sizes, constants: dict) -> dict[str, int]:
     return out
 
 
-def resolve(sizes: Sizes, given: dict[str, int], constants: dict) -> dict[str, int]:
+def resolve(sizes: Sizes, given: dict[str, int], constants: dict,
+            option: str = "--size") -> dict[str, int]:
     """The knobs' values: the .cfg's defaults with `given` on top, every one checked against
     its range (an unknown knob or a value out of range is a SizesError listing the knobs)."""
     for name in given:
         if name not in sizes.knobs:
-            raise SizesError(f"--size {name}: no such knob of {sizes.path.name}; "
+            raise SizesError(f"{option} {name}: no such knob of {sizes.path.name}; "
                              f"the knobs: {describe(sizes, constants)}")
     values = dict(defaults(sizes, constants)) if constants else {}
     values.update(given)
     missing = [k for k in sizes.knobs if k not in values]
     if missing:
-        raise SizesError(f"--size: no value for {', '.join(missing)} (the .cfg does not "
+        raise SizesError(f"{option}: no value for {', '.join(missing)} (the .cfg does not "
                          f"give one); the knobs: {', '.join(sizes.knobs)}")
     for name, knob in sizes.knobs.items():  # the .cfg's values too: they must still fit
         lo = _evaluate(knob.min, values, f"{sizes.path}: knob {name!r}")
         hi = _evaluate(knob.max, values, f"{sizes.path}: knob {name!r}")
         if not lo <= values[name] <= hi:
-            origin = "" if name in given else " (the .cfg's value: give it with --size too)"
-            raise SizesError(f"--size {name}={values[name]}: out of range {lo}..{hi} "
+            origin = ("" if name in given else
+                      f" (the .cfg's value: give it with {option} too)")
+            raise SizesError(f"{option} {name}={values[name]}: out of range {lo}..{hi} "
                              f"({knob.help or name}){origin}; the knobs: "
                              f"{describe(sizes, constants)}")
     return values

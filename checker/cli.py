@@ -223,7 +223,8 @@ _SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budge
               help="Stop the sweep at the first size that fails (any verdict worse than "
                    "budget).")
 @click.option("--out", type=click.Path(file_okay=False),
-              help="Write sweep.csv and sweep.json into this directory.")
+              help="Write sweep.csv, sweep.json and sweep.html (plots, growth per knob, the "
+                   "next size's estimated cost) into this directory.")
 @click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
               help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",

@@ -261,11 +261,14 @@ def to_json(rows: list[Row], name: str, spec, config, knobs: list[str]) -> dict:
 
 def write_outputs(out: str | Path, rows: list[Row], name: str, spec, config,
                   knobs: list[str]) -> list[Path]:
-    """sweep.csv and sweep.json in `out` (created if needed)."""
+    """sweep.csv, sweep.json and sweep.html in `out` (created if needed)."""
+    from .sweep_report import render
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    csv_path, json_path = out / "sweep.csv", out / "sweep.json"
+    csv_path, json_path, html_path = out / "sweep.csv", out / "sweep.json", out / "sweep.html"
     csv_path.write_text(to_csv(rows, knobs), encoding="utf-8")
     json_path.write_text(json.dumps(to_json(rows, name, spec, config, knobs), indent=2) + "\n",
                          encoding="utf-8")
-    return [csv_path, json_path]
+    html_path.write_text(render(rows, knobs, name, worst(rows)), encoding="utf-8")
+    return [csv_path, json_path, html_path]

@@ -70,6 +70,8 @@ def test_sweep_counts_equal_check_at_each_size(tmp_path, name, varies, expected)
                                     f"{int(first['distinct_states']):,}",
                                     f"{int(first['states_generated']):,}", first["depth"]]
     assert "Sweep verdict: invariant (4 size(s))" in result.output
+    page = (tmp_path / "sweep.html").read_text()
+    assert page.count('<circle class="point"') == 2 * len(rows)  # states and seconds plots
 
 
 def test_stop_on_violation_stops_at_the_first_failing_size(tmp_path):

@@ -256,13 +256,14 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
     deadlock = False if no_deadlock else None
-    click.echo(S.table_header())
+    width = max(len(",".join(f"{k}={v}" for k, v in c.items())) for c in plan)
+    click.echo(S.table_header(width))
     rows = []
     try:
         for combo, values in zip(plan, per_size, strict=True):
             row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states)
             rows.append(row)
-            click.echo(S.table_line(row))
+            click.echo(S.table_line(row, width))
             if row.verdict not in (V.OK, S.BUDGET) and row.message:
                 click.echo(f"  {row.message.splitlines()[0]}", err=True)
             if stop_on_violation and S.SEVERITY.index(row.verdict) > S.SEVERITY.index(

@@ -227,13 +227,14 @@ def exit_code(verdict: str) -> int:
     return V.EXIT_INCOMPLETE if verdict == BUDGET else V.exit_code(verdict)
 
 
-def table_header() -> str:
-    return (f"{'size':<28} {'verdict':<10} {'property':<24} {'distinct':>10} "
+def table_header(width: int = 28) -> str:
+    """`width`: of the size column (the longest size of the sweep)."""
+    return (f"{'size':<{width}} {'verdict':<10} {'property':<24} {'distinct':>10} "
             f"{'generated':>11} {'depth':>5} {'seconds':>8} {'states/s':>9} {'peak MiB':>9}")
 
 
-def table_line(row: Row) -> str:
-    return (f"{row.size:<28} {row.verdict:<10} {row.property or '-':<24} "
+def table_line(row: Row, width: int = 28) -> str:
+    return (f"{row.size:<{width}} {row.verdict:<10} {row.property or '-':<24} "
             f"{row.distinct_states:>10,} {row.states_generated:>11,} {row.depth:>5} "
             f"{row.seconds:>8.2f} {row.states_per_second:>9,} {row.peak_rss_mib:>9.1f}")
 

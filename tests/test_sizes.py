@@ -129,3 +129,19 @@ def test_models_sizes_lists_the_knobs_with_the_cfg_values():
     assert "brokers=5 (1..8), racks=3 (1..8), partitions=5 (0..16), rf=3 (1..8)" in \
         lines["KIP36_medium"]
     assert "brokers=2 (1..5), capacity=2 (1..8)" in lines["KIP928_kip_medium"]
+
+
+def test_the_readme_example_of_a_sizes_file_is_valid(tmp_path):
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    (block,) = [b for b in re.findall(r"```json\n(.*?)```", readme, re.S) if '"knobs"' in b]
+    path = tmp_path / "Ring.sizes.json"
+    path.write_text(block)
+    sz = sizes.load(path)
+    cfg = {"Nodes": frozenset({"n1", "n2"}), "RF": 1}
+    assert sizes.describe(sz, cfg) == "nodes=2 (1..6), rf=1 (1..nodes)"
+    assert sizes.overrides(sz, {"nodes": 3, "rf": 2}, cfg) == [
+        "Nodes={n1, n2, n3}", "Ids={id0, id1, id2, id3, id4, id5}", "Names={A, B, C}",
+        "Sizes={2, 3}", "RF=2"]

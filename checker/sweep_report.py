@@ -16,6 +16,10 @@ _W, _H = 760, 320  # the plot's size in pixels
 _PAD_L, _PAD_R, _PAD_T, _PAD_B = 70, 20, 24, 50
 _COLOURS = {V.OK: "#2b8a3e", "budget": "#e67700"}
 _BAD = "#c92a2a"
+# In each <svg>, so a plot cut out of the page still draws the same.
+_PLOT_CSS = (".grid { stroke: #e5e5e5; } .line { fill: none; stroke: #868e96; } "
+             ".tick, .label { font: 11px sans-serif; fill: #555; } "
+             ".title { font: 600 13px sans-serif; }")
 
 
 def growth(rows, knobs: list[str]) -> dict[str, dict]:
@@ -93,6 +97,8 @@ def _plot(rows, key: str, title: str, unit: str, plot_id: str) -> str:
     parts = [f'<svg id="{plot_id}" class="plot" width="{_W}" height="{_H}" '
              f'viewBox="0 0 {_W} {_H}" xmlns="http://www.w3.org/2000/svg" role="img" '
              f'aria-label="{escape(title)}">',
+             f"<style>{_PLOT_CSS}</style>",
+             f'<rect width="{_W}" height="{_H}" fill="#fff"/>',
              f'<text x="{_W / 2}" y="14" text-anchor="middle" class="title">'
              f'{escape(title)} (log scale)</text>']
     decade = lo
@@ -157,9 +163,6 @@ table {{ border-collapse: collapse; margin: 8px 0 20px; }}
 td, th {{ border: 1px solid #ccc; padding: 3px 8px; text-align: right; }}
 td:first-child, th:first-child {{ text-align: left; }}
 tr.ok td:nth-child(2) {{ color: #2b8a3e; }} tr.budget td:nth-child(2) {{ color: #e67700; }}
-.plot .grid {{ stroke: #e5e5e5; }} .plot .line {{ fill: none; stroke: #868e96; }}
-.plot .tick, .plot .label {{ font-size: 11px; fill: #555; }}
-.plot .title {{ font-size: 13px; font-weight: 600; }}
 </style></head><body>
 <h1>Sweep of {escape(name)}</h1>
 <p id="verdict">Verdict: <b>{escape(verdict)}</b> over {len(rows)} size(s); knobs varied:

@@ -67,14 +67,13 @@ def test_brokers_grow_the_dir_id_pool_and_keep_dir_counts():
 
 def test_check_with_size_equals_check_with_the_overrides():
     runner = CliRunner()
-    sized = runner.invoke(main, ["check", "KIP858_a_small_singledir", "--size",
-                                 "brokers=2,partitions=1"])
-    by_hand = runner.invoke(main, ["check", "KIP858_a_small_singledir", "-D",
-                                   "Brokers={b1,b2}", "-D", "DirIds={d1,d2,d3,d4}",
-                                   "-D", "Partitions={p1}"])
-    assert sized.exit_code == by_hand.exit_code == 0
+    sized = runner.invoke(main, ["check", "KIP858_bug_keep_leader_on_reregister", "--size",
+                                 "dirs=1,epochs=3"])
+    by_hand = runner.invoke(main, ["check", "KIP858_bug_keep_leader_on_reregister", "-D",
+                                   "DirCounts={1}", "-D", "DirIds={d1}", "-D", "MaxEpoch=3"])
+    assert sized.exit_code == by_hand.exit_code == 12
     assert sized.output.splitlines()[-3:-1] == by_hand.output.splitlines()[-3:-1]
-    assert "distinct states found" in sized.output
+    assert sized.output.splitlines()[0] == "Error: Invariant LeaderUnfenced is violated."
 
 
 @pytest.mark.parametrize("args, message", [

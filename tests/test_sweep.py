@@ -130,3 +130,24 @@ def test_sizes_run_smallest_first():
     e = MANIFEST.get("KIP858_a_medium")
     plan = S.plan(e.spec_path, e.config_path, [("brokers", [1, 2, 3]), ("dirs", [1, 2])], {})
     assert [tuple(c.values()) for c in plan] == [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]
+
+
+def test_a_user_spec_sweeps_by_its_own_knobs_with_d_on_top(tmp_path):
+    (tmp_path / "Ring.tla").write_text(
+        "---- MODULE Ring ----\nEXTENDS Naturals\nCONSTANT Nodes, Max\nVARIABLE x, n\n"
+        "Init == x \\in Nodes /\\ n = 0\n"
+        "Next == n < Max /\\ \\E y \\in Nodes : x' = y /\\ n' = n + 1\n====\n")
+    (tmp_path / "Ring.cfg").write_text("CONSTANT Nodes = {n1, n2}\nCONSTANT Max = 1\n"
+                                       "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    (tmp_path / "Ring.sizes.json").write_text(json.dumps({
+        "knobs": {"nodes": {"min": 1, "max": 6, "default": "card(Nodes)"}},
+        "constants": {"Nodes": {"model_values": "n", "count": "nodes"}}}))
+    result = CliRunner().invoke(main, ["sweep", str(tmp_path / "Ring.tla"), "--vary",
+                                       "nodes=1,3", "-D", "Max=2", "--out",
+                                       str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((tmp_path / "out" / "sweep.json").read_text())
+    # a state is (x, n): nodes x (Max + 1) with Max = 2 from -D (the .cfg says 1)
+    assert [(r["size"], r["distinct_states"]) for r in doc["sizes"]] == [
+        ("nodes=1", 3), ("nodes=3", 9)]
+    assert doc["spec"].endswith("Ring.tla")

@@ -275,6 +275,13 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
                 break
     except KeyboardInterrupt:
         click.echo("Interrupted: the sweep was stopped before it finished.", err=True)
+        if out:  # the sizes finished so far are still worth keeping
+            try:
+                knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
+                S.write_outputs(out, rows, name, spec, config, knobs)
+            except OSError as e:
+                click.echo(f"error: cannot write the sweep results to {out}: "
+                           f"{e.strerror or e}", err=True)
         sys.exit(V.EXIT_INTERRUPTED)
     verdict = S.worst(rows)
     budgeted = [r.size for r in rows if r.verdict == S.BUDGET]

@@ -151,3 +151,51 @@ def test_a_user_spec_sweeps_by_its_own_knobs_with_d_on_top(tmp_path):
     assert [(r["size"], r["distinct_states"]) for r in doc["sizes"]] == [
         ("nodes=1", 3), ("nodes=3", 9)]
     assert doc["spec"].endswith("Ring.tla")
+
+
+def test_ctrl_c_stops_the_sweep_with_130_and_keeps_the_finished_sizes(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker.cli", "sweep", "KIP858_a_small_replace", "--vary",
+         "dirs=1..2", "--vary", "partitions=1..2", "--out", str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": str(root)}, cwd=tmp_path, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:  # wait for the last (big) size to start
+        time.sleep(0.5)
+        if proc.poll() is not None:
+            break
+        if _sizes_done(proc) >= 3:
+            break
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Interrupted: the sweep was stopped before it finished." in err
+    assert "Traceback" not in err
+    rows = list(csv.DictReader((tmp_path / "sweep.csv").open()))
+    assert [r["size"] for r in rows] == ["dirs=1,partitions=1", "dirs=1,partitions=2",
+                                         "dirs=2,partitions=1"]
+
+
+_SEEN: dict = {}
+
+
+def _sizes_done(proc) -> int:
+    """Rows printed so far (read without blocking from the table on stdout)."""
+    import os
+    import select
+
+    buf = _SEEN.setdefault(proc.pid, [""])
+    while select.select([proc.stdout], [], [], 0)[0]:
+        chunk = os.read(proc.stdout.fileno(), 4096).decode()
+        if not chunk:
+            break
+        buf[0] += chunk
+    return sum(1 for line in buf[0].splitlines() if line.startswith("dirs="))

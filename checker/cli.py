@@ -52,6 +52,9 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
               help="Override a constant of the .cfg (value in .cfg syntax), e.g. -D N=4.")
+@click.option("--size", "size", multiple=True, metavar="KNOB=N[,KNOB=N...]",
+              help="Set the model's size knobs (`kipcheck models --sizes` lists them), e.g. "
+                   "--size brokers=2,dirs=2; -D still applies on top.")
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
 @click.option("--max-depth", type=int, default=None, help="Explore at most this many levels.")
 @click.option("--report-json", type=click.Path(dir_okay=False),
@@ -77,7 +80,7 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 @click.option("--dump-graph", type=click.Path(dir_okay=False),
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
-def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
+def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
           fingerprints, exact_states, workers, trace_out, lanes_file, junit,
           dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
@@ -103,6 +106,8 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: statistics, exit 130
     try:
         constants = parse_constant_overrides(list(defines))
+        if size:
+            constants = _with_sizes(spec, config, ",".join(size), constants)
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
                             max_depth, progress=bar, on_edge=outputs.graph,
                             exact_states=exact_states, workers=nworkers)
@@ -124,6 +129,16 @@ def check(spec, config, defines, no_deadlock, max_depth, report_json, lib,
     for line in notes + errors + more:
         click.echo(line, err=True)
     sys.exit(_exit_code(outcome.exit_code, errors + more))
+
+
+def _with_sizes(spec, config, text: str, constants: dict) -> dict:
+    """The constants of `--size` knobs, with the -D overrides on top."""
+    from .api import parse_constant_overrides
+    from .sizes import size_overrides
+
+    sized = parse_constant_overrides(size_overrides(spec, config, text, constants))
+    sized.update(constants)
+    return sized
 
 
 def _stop_on_error(e: KipcheckError, report_json, report: dict, outputs) -> None:
@@ -189,12 +204,18 @@ def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
 
 @main.command()
 @click.option("--size", type=click.Choice(["small", "medium"]), help="Only models of this size.")
-def models(size) -> None:
+@click.option("--sizes", "knobs", is_flag=True,
+              help="List each model's size knobs with their values in its .cfg (the defaults "
+                   "of `check --size` and `sweep --vary`).")
+def models(size, knobs) -> None:
     """List the shipped models of the manifest: name, size and expected verdict."""
     from .manifest import load
 
     try:
         entries = load().entries
+        if knobs:
+            _list_knobs([e for e in entries if size in (None, e.size)])
+            return
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
@@ -204,6 +225,116 @@ def models(size) -> None:
     width = max((len(r[0]) for r in rows), default=0)
     for name, sz, verdict in rows:
         click.echo(f"{name:<{width}}  {sz:<6}  {verdict}")
+
+
+_SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budget < incomplete "
+               "< deadlock < invariant < property < assert < error < assumption < "
+               "config-error < spec-error (budget exits 3).")
+
+
+@main.command(epilog=_SWEEP_EXIT)
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KNOB=LO..HI",
+              help="A knob and its values (LO..HI or N,N,...); repeat for more knobs: every "
+                   "combination is checked, smallest first.")
+@click.option("--budget", metavar="DURATION",
+              help="Stop a size after this long (90s, 10m, 1h) and report it as `budget`.")
+@click.option("--max-states", type=click.IntRange(min=1), default=None,
+              help="Stop a size once it has this many distinct states (`budget`).")
+@click.option("--stop-on-violation", is_flag=True,
+              help="Stop the sweep at the first size that fails (any verdict worse than "
+                   "budget).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Write sweep.csv, sweep.json and sweep.html (plots, growth per knob, the "
+                   "next size's estimated cost) into this directory.")
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+              help="Override a constant at every size (value in .cfg syntax).")
+@click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
+def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defines,
+          no_deadlock, lib) -> None:
+    """Check SPEC at every combination of its size knobs, smallest first: a table of verdicts,
+    counts, time and peak memory per size."""
+    from . import sweep as S
+    from .api import parse_constant_overrides
+
+    name = spec
+    try:
+        seconds = S.parse_budget(budget)
+    except ValueError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(V.EXIT_USAGE)
+    try:
+        spec, config, lib = _manifest_model(spec, config, lib)
+        if config is None:
+            config = default_config(spec)
+        constants = parse_constant_overrides(list(defines))
+        plan = S.plan(spec, config, [S.parse_vary(v) for v in varies], constants)
+        per_size = [S.constants_of(spec, config, combo, constants) for combo in plan]
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    deadlock = False if no_deadlock else None
+    width = max(len(",".join(f"{k}={v}" for k, v in c.items())) for c in plan)
+    click.echo(S.table_header(width))
+    rows = []
+    try:
+        for combo, values in zip(plan, per_size, strict=True):
+            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states)
+            rows.append(row)
+            click.echo(S.table_line(row, width))
+            if row.verdict not in (V.OK, S.BUDGET) and row.message:
+                click.echo(f"  {row.message.splitlines()[0]}", err=True)
+            if stop_on_violation and S.SEVERITY.index(row.verdict) > S.SEVERITY.index(
+                    V.INCOMPLETE):
+                left = len(plan) - len(rows)
+                if left:
+                    click.echo(f"Stopped at the first failing size ({left} size(s) not "
+                               f"checked).", err=True)
+                break
+    except KeyboardInterrupt:
+        click.echo("Interrupted: the sweep was stopped before it finished.", err=True)
+        if out:  # the sizes finished so far are still worth keeping
+            try:
+                knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
+                S.write_outputs(out, rows, name, spec, config, knobs)
+            except OSError as e:
+                click.echo(f"error: cannot write the sweep results to {out}: "
+                           f"{e.strerror or e}", err=True)
+        sys.exit(V.EXIT_INTERRUPTED)
+    verdict = S.worst(rows)
+    budgeted = [r.size for r in rows if r.verdict == S.BUDGET]
+    if budgeted:
+        click.echo(f"Budget: {', '.join(budgeted)} stopped before the end (partial counts).",
+                   err=True)
+    errors = []
+    if out:
+        knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
+        try:
+            for path in S.write_outputs(out, rows, name, spec, config, knobs):
+                click.echo(f"Wrote {path}", err=True)
+        except OSError as e:
+            errors.append(f"error: cannot write the sweep results to {out}: {e.strerror or e}")
+    for line in errors:
+        click.echo(line, err=True)
+    click.echo(f"Sweep verdict: {verdict} ({len(rows)} size(s))")
+    sys.exit(_exit_code(S.exit_code(verdict), errors))
+
+
+def _list_knobs(entries) -> None:
+    """`models --sizes`: one line per model, its knobs at the values of its .cfg."""
+    from .sizes import cfg_constants, describe, sizes_file
+    from .sizes import load as load_sizes
+
+    width = max((len(e.name) for e in entries), default=0)
+    for e in entries:
+        path = sizes_file(e.spec_path, e.config_path)
+        text = ("(no size knobs)" if path is None else
+                describe(load_sizes(path), cfg_constants(e.config_path)))
+        click.echo(f"{e.name:<{width}}  {text}")
 
 
 @main.group()

@@ -473,6 +473,8 @@ def test_every_readme_example_runs_in_a_fresh_directory(tmp_path):
         r = run(*bash_words(command)[1:], cwd=tmp_path)
         assert "Traceback" not in r.output, command
         codes.append(r.exit_code)
-    # the KIP-858 check, the -D one, ack_unsent's counterexample, its rendering, KIP-516's bug
-    assert codes == [0, 0, 12, 0, 12]
+    # the KIP-858 check, the -D one, ack_unsent's counterexample, its rendering, the size
+    # knobs, a KIP-858 check by knobs, a sweep of KIP-36, KIP-516's bug
+    assert codes == [0, 0, 12, 0, 0, 0, 0, 12]
     assert (tmp_path / "trace.html").is_file()
+    assert (tmp_path / "sweep-kip36" / "sweep.html").is_file()

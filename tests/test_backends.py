@@ -114,3 +114,19 @@ def test_an_interrupted_search_prints_the_statistics_so_far_and_exits_130(tmp_pa
     assert proc.returncode == 130, err
     assert "Interrupted: The search was interrupted. The statistics so far:" in out
     assert " states generated, " in out and "Traceback" not in err
+
+
+def test_the_fingerprint_table_keeps_every_key_through_regrowth_and_batches():
+    import numpy as np
+
+    from checker.engine.store import FingerprintTable
+
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(1, 2**63, size=60_000, dtype=np.int64)).astype(np.uint64)
+    table = FingerprintTable(capacity=64)
+    singles = [int(k) for k in keys[:20_000]]
+    assert all(table.add(k) for k in singles) and not any(table.add(k) for k in singles[:500])
+    new = table.add_batch(np.concatenate([keys[10_000:], keys[10_000:10_100]]))
+    assert new.sum() == len(keys) - 20_000 and not new[:10_000].any()
+    assert len(table) == len(keys) and all(int(k) in table for k in keys[::97])
+    assert 10.6 <= table.nbytes / len(table) <= 16.0  # the visited store's bytes per state

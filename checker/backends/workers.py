@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 import time
 import traceback
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -329,15 +331,19 @@ class _Coordinator:
         started = time.perf_counter()
         ctx = mp.get_context("spawn")
         self.conns, self.procs = [], []
+        # Every worker gets one hash seed, so that whatever still depends on hash() in a
+        # process agrees between them (fingerprints do not; every fingerprint the coordinator
+        # needs comes from a worker).
         try:
-            for w in range(self.n):
-                mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=_worker_main, args=(theirs, self.model.recipe, w, self.n),
-                                daemon=True)
-                p.start()
-                theirs.close()
-                self.conns.append(mine)
-                self.procs.append(p)
+            with _environment("PYTHONHASHSEED", "0"):
+                for w in range(self.n):
+                    mine, theirs = ctx.Pipe()
+                    p = ctx.Process(target=_worker_main, daemon=True,
+                                    args=(theirs, self.model.recipe, w, self.n))
+                    p.start()
+                    theirs.close()
+                    self.conns.append(mine)
+                    self.procs.append(p)
             try:
                 result = self._search()
             except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
@@ -557,6 +563,20 @@ class _Coordinator:
                 cov[0] += per_worker[i][0]
                 cov[1] += per_worker[i][1]
         return out
+
+
+@contextmanager
+def _environment(name: str, value: str):
+    """os.environ[name] = value while processes are started (spawn copies the environment)."""
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = old
 
 
 def _histogram_outdegree(hist) -> tuple:

@@ -22,6 +22,7 @@ import numpy as np
 _EMPTY = 0  # never a fingerprint (fingerprints.py maps 0 to 1)
 _GROW_AT = 0.75
 _GROWTH = 1.5
+_REHASH_SLICE = 1 << 20  # old slots re-placed at a time when the table grows
 
 
 class FingerprintTable:
@@ -117,7 +118,9 @@ class FingerprintTable:
     def _grow(self) -> None:
         old = self.table
         self._alloc(int(self.size * _GROWTH) + 1)
-        self._place(self.table, old[old != _EMPTY])
+        for start in range(0, len(old), _REHASH_SLICE):  # slices bound the temporary arrays
+            part = old[start:start + _REHASH_SLICE]
+            self._place(self.table, part[part != _EMPTY])
 
 
 class ParentLinks:

@@ -71,7 +71,6 @@ def test_evaluation_error_in_a_property(tmp_path, prop, generated, trace):
     "TRUE = ~~TRUE",
     "[[a |-> 1, b |-> TRUE] EXCEPT !.b = ~~FALSE] = [a |-> 1, b |-> FALSE]",
     "1 = - -1",
-    "(2 * - -3) = 6",
     "-1 = - - -1",
 ])
 def test_prefix_operator_after_a_tight_prefix_operator(tmp_path, expr):

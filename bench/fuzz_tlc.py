@@ -149,7 +149,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
-    ap.add_argument("--out", default="fuzz-out", help="where failing cases are saved")
+    ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "kipcheck-fuzz"),
+                    help="where failing cases are saved (default: %(default)s)")
     args = ap.parse_args()
     if not args.no_tlc and not args.tlc:
         ap.error("give --tlc JAR, or --no-tlc")

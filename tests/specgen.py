@@ -564,8 +564,8 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
 
     header = ["EXTENDS Integers, Sequences, FiniteSets, TLC",
               "CONSTANTS K, Procs, Leader",
-              f"VARIABLES {', '.join(names)}"] + assumes
-    body = header + g.helpers + defs
+              f"VARIABLES {', '.join(names)}"]
+    body = header + g.helpers + assumes + defs
     case = Case(seed, _module(body), "\n".join(cfg) + "\n", "good", liveness)
     if r.random() < bad_share:
         _plant(case, g, var_of)

@@ -65,3 +65,19 @@ def test_evaluation_error_in_a_property(tmp_path, prop, generated, trace):
     assert (out.verdict, out.exit_code, out.property) == ("error", 75, "Prop")
     assert "Head" in out.message and "while evaluating property Prop" in out.message
     assert (out.states_generated, out.trace_length) == (generated, trace)
+
+
+@pytest.mark.parametrize("expr", [
+    "TRUE = ~~TRUE",
+    "[[a |-> 1, b |-> TRUE] EXCEPT !.b = ~~FALSE] = [a |-> 1, b |-> FALSE]",
+    "1 = - -1",
+    "-1 = - - -1",
+])
+def test_prefix_operator_after_a_tight_prefix_operator(tmp_path, expr):
+    """`a = ~~b`: the second prefix operator is as tight as the first (TLC reads it so)."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers\nVARIABLE x\nInit == x = 0\n"
+        f"Next == UNCHANGED x\nASSUME {expr}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states) == ("ok", 1)

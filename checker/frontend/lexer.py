@@ -151,6 +151,8 @@ _PREFIX_LEVEL = {"NOT": 4, "ALWAYS": 4, "EVENTUALLY": 4, "ENABLED": 4, "UNCHANGE
 _TIGHTENABLE = set(_PREFIX_LEVEL)
 _TIGHT_AFTER = {p: {t for t, lv in _INFIX_LEVEL.items() if lv > plv}
                 for p, plv in _PREFIX_LEVEL.items()}
+# ... and so does one written right after such a tight prefix operator (`a = ~~b`).
+_TIGHT_TOKENS = {p + "_T" for p in _PREFIX_LEVEL}
 _UNIT_STARTERS = {"NAME", "VARIABLE", "CONSTANT", "ASSUME", "THEOREM", "LOCAL", "INSTANCE",
                   "RECURSIVE", "SEP4", "END4", "PREFIXDEF", "UNDERSCORE"}
 
@@ -338,7 +340,7 @@ class Tokenizer:
                             tok.column, tok.end_line, tok.end_column, tok.end_pos)
                 prev = "JAND"
                 continue
-            if t in _TIGHTENABLE and prev in _TIGHT_AFTER[t]:
+            if t in _TIGHTENABLE and (prev in _TIGHT_AFTER[t] or prev in _TIGHT_TOKENS):
                 tok = Token(t + "_T", tok.value, tok.start_pos, tok.line, tok.column,
                             tok.end_line, tok.end_column, tok.end_pos)
                 t = tok.type

@@ -119,7 +119,8 @@ def compare(model: Model, got: dict) -> list[str]:
         why = f"verdict {verdict} != {'/'.join(want)}"
         if got.get("message"):
             where = got.get("location") or {}
-            at = f" at {Path(where['file']).name}:{where['line']}:{where['column']}" if where else ""
+            at = (f" at {Path(where['file']).name}:{where['line']}:{where['column']}"
+                  if where else "")
             why += f": {' | '.join(got['message'].strip().splitlines())}{at}"
         return [why]
     diffs = []

@@ -155,3 +155,15 @@ def test_examples_runner_maps_tlc_flags():
     ex = _examples_runner()
     assert ex.kipcheck_flags({"tlcFlags": ["-deadlock"]}) == ["--no-deadlock"]
     assert ex.seconds("00:01:00") == 60 and ex.seconds("unknown") is None
+
+
+def test_a_proof_library_module_is_accepted(tmp_path):
+    """Specs extend TLAPS proof library modules for their proofs' sake; the model still checks."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals, FiniteSets, FiniteSetTheorems, NaturalsInduction, "
+        "FunctionTheorems, SequenceTheorems, WellFoundedInduction, SequencesExtTheorems, TLAPS\n"
+        "VARIABLE x\nInit == x = 0\nNext == x < 2 /\\ x' = x + 1\n"
+        "THEOREM Cardinality({x}) = 1 BY FS_Singleton\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message

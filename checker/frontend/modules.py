@@ -21,7 +21,11 @@ from .parser import parse_module
 STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC",
                     "TLAPS", "Randomization",
                     # CommunityModules that kipcheck ships (a spec's own copy takes precedence)
-                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt")
+                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt",
+                    # TLAPS proof library modules, as empty stand-ins (their theorems are not
+                    # needed to check a model)
+                    "FiniteSetTheorems", "NaturalsInduction", "FunctionTheorems",
+                    "SequenceTheorems", "WellFoundedInduction", "SequencesExtTheorems")
 
 
 @dataclass

@@ -167,3 +167,15 @@ def test_a_proof_library_module_is_accepted(tmp_path):
     (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message
+
+
+def test_a_named_theorem_is_usable_as_its_statement(tmp_path):
+    """`Thm!:` is the statement of THEOREM Thm == ... (specs check their theorems as
+    invariants); TLC: Inv violated after 3 states, trace of 3."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == x < 3 /\\ x' = x + 1\nTHEOREM Small == x < 2\nInv == Small!:\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.property, out.states_generated, out.distinct_states,
+            out.trace_length) == ("invariant", "Inv", 3, 3, 3)

@@ -1468,7 +1468,9 @@ class Compiler:
 
     def _subexpression(self, sym: Symbol, e: ast.InstanceRef, env: Env):
         d = sym.node
-        body = d.body
+        body = d.expr if isinstance(d, ast.Theorem) else d.body  # `Thm!:` is its statement
+        if body is None:
+            raise CompileError(f"the theorem {sym.name} has no expression to refer to", e.span)
         if e.name == ":":
             return self.expr(body, self._def_env(sym, env))
         n = int(e.name)

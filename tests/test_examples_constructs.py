@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from checker.api import check
+from checker.frontend.errors import ConfigError
 
 F = '[i \\in {"a", "b", "c"} |-> IF i = "a" THEN 3 ELSE 5]'
 
@@ -179,3 +180,28 @@ def test_a_named_theorem_is_usable_as_its_statement(tmp_path):
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.property, out.states_generated, out.distinct_states,
             out.trace_length) == ("invariant", "Inv", 3, 3, 3)
+
+
+@pytest.mark.parametrize("assumption, verdict, code", [
+    ("N + 1 = 4", "ok", 0),  # TLC 2.18: 0 states generated, 0 distinct, depth 1
+    ("N + 1 = 5", "assumption", 10),
+])
+def test_a_model_with_constants_and_no_behaviour_checks_its_assumptions(
+        tmp_path, assumption, verdict, code):
+    """A spec with no variables and a .cfg with neither INIT/NEXT nor SPECIFICATION (specs
+    that test their operators): TLC evaluates the ASSUMEs and explores no state."""
+    (tmp_path / "M.tla").write_text(
+        f"---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME {assumption}\n====\n")
+    (tmp_path / "M.cfg").write_text("CONSTANT N = 3\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code) == (verdict, code), out.message
+    if verdict == "ok":
+        assert (out.states_generated, out.distinct_states, out.depth) == (0, 0, 1)
+
+
+def test_variables_without_an_initial_predicate_are_still_refused(tmp_path):
+    """TLC: "The configuration file did not specify the initial state predicate."."""
+    (tmp_path / "M.tla").write_text("---- MODULE M ----\nVARIABLE x\n====\n")
+    (tmp_path / "M.cfg").write_text("\n")
+    with pytest.raises(ConfigError, match="neither SPECIFICATION nor both INIT and NEXT"):
+        check(tmp_path / "M.tla")

@@ -400,7 +400,7 @@ class Compiler:
                          f"{which}.', {self._span_const(span)})")
             return
         tup = ", ".join(self.primes[v] for v in self.variables)
-        lines.append(f"{pad}_out(({tup},))")
+        lines.append(f"{pad}_out(({tup},))" if tup else f"{pad}_out(())")  # no variables
 
     def _gen(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
         """Emit code that enumerates e's successors, then continues with `pending`."""

@@ -19,7 +19,13 @@ from .errors import Span, SpecError, read_source
 from .parser import parse_module
 
 STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC",
-                    "TLAPS", "Randomization")
+                    "TLAPS", "Randomization",
+                    # CommunityModules that kipcheck ships (a spec's own copy takes precedence)
+                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt",
+                    # TLAPS proof library modules, as empty stand-ins (their theorems are not
+                    # needed to check a model)
+                    "FiniteSetTheorems", "NaturalsInduction", "FunctionTheorems",
+                    "SequenceTheorems", "WellFoundedInduction", "SequencesExtTheorems")
 
 
 @dataclass

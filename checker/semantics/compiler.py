@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..frontend import ast
 from ..frontend.errors import Span
 from ..frontend.resolve import ModuleScope, Symbol
-from . import runtime
+from . import community, runtime
 from .runtime import (
     B_AND_P,
     B_AND_Q,
@@ -116,6 +116,7 @@ NATIVE = {
     ("TLC", "RandomElement"): "random_element({0})", ("TLC", "TLCEval"): "{0}",
     ("TLC", "Any"): "ANY",
 }
+NATIVE.update(community.NATIVE)
 # Integer operators: inline Python when an operand is known to be an integer (Python then
 # raises or the model value refuses), else a runtime helper that checks both operands.
 INT_OPS = {("Naturals", "+"): ("+", "add"), ("Naturals", "-"): ("-", "sub"),
@@ -133,7 +134,8 @@ BOOL_VALUED = {("Naturals", "<"), ("Naturals", ">"), ("Naturals", "<="), ("Natur
 BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in", "\\notin",
                  "\\subseteq", "UNCHANGED", "ENABLED"}
 # Native operators whose arguments are operators (passed as Python callables of plain values).
-HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,)}
+HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,),
+                **community.HIGHER_ORDER}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
               ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement")}
 
@@ -156,6 +158,7 @@ class Compiler:
         self.overrides = overrides  # name -> name of the definition that replaces it
         self.module_values: dict = {}  # (module, name) -> value, from `Name = [Mod] value`
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
+        self.g.update((name, getattr(community, name)) for name in community.__all__)
         self.g["itertools"] = itertools
         self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
                       random_element=_random_element, ANY=_ANY, _unassigned=_unassigned,
@@ -397,7 +400,7 @@ class Compiler:
                          f"{which}.', {self._span_const(span)})")
             return
         tup = ", ".join(self.primes[v] for v in self.variables)
-        lines.append(f"{pad}_out(({tup},))")
+        lines.append(f"{pad}_out(({tup},))" if tup else f"{pad}_out(())")  # no variables
 
     def _gen(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
         """Emit code that enumerates e's successors, then continues with `pending`."""
@@ -1465,7 +1468,9 @@ class Compiler:
 
     def _subexpression(self, sym: Symbol, e: ast.InstanceRef, env: Env):
         d = sym.node
-        body = d.body
+        body = d.expr if isinstance(d, ast.Theorem) else d.body  # `Thm!:` is its statement
+        if body is None:
+            raise CompileError(f"the theorem {sym.name} has no expression to refer to", e.span)
         if e.name == ":":
             return self.expr(body, self._def_env(sym, env))
         n = int(e.name)
@@ -1821,7 +1826,7 @@ _LEVEL = [0]
 _BOOL_OPERANDS = {"\\land": (B_AND_P, B_AND_Q), "\\lor": (B_OR_P, B_OR_Q), "\\lnot": (B_NOT,),
                   "=>": (B_IMPLIES_P, B_IMPLIES_Q), "\\equiv": (B_EQUIV, B_EQUIV)}
 _STANDARD = {"Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC", "TLAPS",
-             "Randomization"}
+             "Randomization", *community.MODULES}
 
 
 def _or(parts) -> int:

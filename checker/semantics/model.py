@@ -150,6 +150,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
+    if init_e is None and next_e is None and not variables:
+        # Constants and ASSUMEs only (specs that test their operators): TLC checks the
+        # ASSUMEs and explores no state.
+        init_e = (ast.Bool(False, span=_cfg_span(cfg)), env)
     if init_e is None:
         raise ConfigError("the specification has no initial predicate", _cfg_span(cfg))
     init_gen = compiler.compile_init(init_e[0], init_e[1])

@@ -245,6 +245,8 @@ def selectseq(s, test):
 
 
 def concat(a, b):
+    if type(a) is str and type(b) is str:  # TLC concatenates strings too
+        return a + b
     return _seq(a, "\\o") + _seq(b, "\\o")
 
 

@@ -1,0 +1,207 @@
+"""Operators that the tlaplus/Examples specs use beyond the standard modules: the
+CommunityModules that kipcheck ships (Folds, FiniteSetsExt, Functions, SequencesExt) and `\\o`
+on strings. Every expected value is what TLC 2.18 printed for the same expression, with the
+CommunityModules' own .tla files on its path. Where the order of elements matters, the cases use
+numbers: kipcheck's order of strings only approximates TLC's intern order.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from checker.api import check
+from checker.frontend.errors import ConfigError
+
+F = '[i \\in {"a", "b", "c"} |-> IF i = "a" THEN 3 ELSE 5]'
+
+# (expression, the value TLC gives it)
+CASES = [
+    # Folds, FiniteSetsExt
+    ("FoldSet(LAMBDA a, b : <<a>> \\o b, <<>>, {3, 1, 2})", "<<1, 2, 3>>"),
+    ("ReduceSet(LAMBDA a, b : a - b, {1, 5}, 10)", "6"),
+    ("MapThenFoldSet(LAMBDA a, b : <<a>> \\o b, <<>>, LAMBDA e : e * 10, "
+     "LAMBDA s : CHOOSE e \\in s : \\A y \\in s : e >= y, {1, 2, 3})", "<<30, 20, 10>>"),
+    ("<<Max({3, 7, 1}), Min({3, 7, 1}), SumSet({3, 7, 1}), ProductSet({2, 3})>>",
+     "<<7, 1, 11, 6>>"),
+    ("MapThenSumSet(LAMBDA e : e * 2, {1, 2})", "6"),
+    ("Quantify(1 .. 10, LAMBDA n : n % 3 = 0)", "3"),
+    ("kSubset(2, {1, 2, 3})", "{{1, 2}, {1, 3}, {2, 3}}"),
+    ("<<SymDiff({1, 2}, {2, 3}), FlattenSet({{1}, {2, 3}})>>", "<<{1, 3}, {1, 2, 3}>>"),
+    ("ChooseUnique({1, 2, 3}, LAMBDA n : n > 2)", "3"),
+    ("Choices({{1, 2}, {3}})", "{{1, 3}, {2, 3}}"),
+    ("Choices({{1, 2}, {2}})", "{{2}, {1, 2}}"),
+    ("<<Choices({}), Choices({{}, {1}})>>", "<<{{}}, {}>>"),
+    # Functions
+    (f"Range({F})", "{3, 5}"),
+    (f"<<Restrict({F}, {{\"a\"}}), RestrictDomain({F}, LAMBDA k : k # \"b\"), "
+     f"RestrictValues({F}, LAMBDA v : v > 4)>>",
+     "<<[a |-> 3], [a |-> 3, c |-> 5], [b |-> 5, c |-> 5]>>"),
+    (f"<<IsRestriction(Restrict({F}, {{\"a\"}}), {F}), IsInjective({F})>>", "<<TRUE, FALSE>>"),
+    ("Pointwise(<<1, 2>>, <<10, 20>>, LAMBDA a, b : a + b)", "<<11, 22>>"),
+    (f"<<SumFunction({F}), SumFunctionOnSet({F}, {{\"a\"}})>>", "<<13, 3>>"),
+    ("AntiFunction(<<\"x\", \"y\">>)", "[x |-> 1, y |-> 2]"),
+    ("Inverse(<<3, 5, 5>>, 1 .. 3, {3, 5, 9})", "(3 :> 1 @@ 5 :> 2 @@ 9 :> 1)"),
+    ("<<Cardinality(Injection(1 .. 2, 1 .. 3)), Cardinality(Surjection(1 .. 3, 1 .. 2)), "
+     "Cardinality(Bijection(1 .. 3, 1 .. 3))>>", "<<6, 6, 6>>"),
+    ("<<ExistsInjection(1 .. 3, 1 .. 2), ExistsSurjection(1 .. 3, 1 .. 2), "
+     "ExistsBijection(1 .. 2, 1 .. 2)>>", "<<FALSE, TRUE, TRUE>>"),
+    ("FoldFunction(LAMBDA a, b : <<a>> \\o b, <<>>, (2 :> 3 @@ 4 :> 5 @@ 6 :> 5))",
+     "<<3, 5, 5>>"),
+    (f"FoldFunctionOnSet(LAMBDA a, b : a + b, 0, {F}, {{\"a\", \"b\"}})", "8"),
+    ("FoldFunction(LAMBDA a, b : <<a>> \\o b, <<>>, <<7, 8, 9>>)", "<<7, 8, 9>>"),
+    # SequencesExt
+    ("SetToSeq({3, 1, 2})", "<<1, 2, 3>>"),
+    ("<<ToSet(<<1, 1, 2>>), Cons(0, <<1>>), Contains(<<1, 2>>, 2), Reverse(<<1, 2, 3>>)>>",
+     "<<{1, 2}, <<0, 1>>, TRUE, <<3, 2, 1>>>>"),
+    ("<<Remove(<<1, 2, 1>>, 1), InsertAt(<<1, 3>>, 2, 2), RemoveAt(<<1, 2, 3>>, 2), "
+     "ReplaceAt(<<1, 2>>, 1, 9), Last(<<1, 2>>), Front(<<1, 2>>)>>",
+     "<<<<2>>, <<1, 2, 3>>, <<1, 3>>, <<9, 2>>, 2, <<1>>>>"),
+    ("<<IsPrefix(<<1>>, <<1, 2>>), IsStrictPrefix(<<1, 2>>, <<1, 2>>), "
+     "IsSuffix(<<2>>, <<1, 2>>), IsStrictSuffix(<<2>>, <<1, 2>>)>>",
+     "<<TRUE, FALSE, TRUE, TRUE>>"),
+    ("<<Cardinality(BoundedSeq({1, 2}, 2)), Cardinality(SeqOf({1, 2}, 2)), TupleOf({1}, 2)>>",
+     "<<7, 7, {<<1, 1>>}>>"),
+    ("<<FoldLeft(LAMBDA a, b : a - b, 10, <<1, 2, 3>>), "
+     "FoldRight(LAMBDA a, b : a - b, <<1, 2, 3>>, 10), FoldSeq(LAMBDA a, b : a + b, 0, <<1, 2>>)>>",
+     "<<4, -8, 3>>"),
+    ("<<Prefixes(<<1, 2>>), Suffixes(<<1, 2>>)>>",
+     "<<{<<>>, <<1>>, <<1, 2>>}, {<<>>, <<2>>, <<1, 2>>}>>"),
+    ("<<CommonPrefixes({<<1, 2>>, <<1, 3>>}), LongestCommonPrefix({<<1, 2>>, <<1, 2, 3>>})>>",
+     "<<{<<>>, <<1>>}, <<1, 2>>>>"),
+    # \o on strings (SequencesExt extends Sequences, as TLC's does)
+    ("<<\"ab\" \\o \"cd\", \"a\" \\o \"\">>", "<<\"abcd\", \"a\">>"),
+]
+
+
+def _check_assume(tmp_path: Path, expr: str, want: str, extends: str):
+    (tmp_path / "M.tla").write_text(
+        f"---- MODULE M ----\nEXTENDS {extends}\nVARIABLE x\nInit == x = 0\n"
+        f"Next == UNCHANGED x\nASSUME ({expr}) = ({want})\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    return check(tmp_path / "M.tla")
+
+
+@pytest.mark.parametrize("expr, want", CASES, ids=[c[0][:40] for c in CASES])
+def test_community_module_operator_gives_tlcs_value(tmp_path, expr, want):
+    """Each operator, reached through EXTENDS of its module, has the value TLC gives it."""
+    out = _check_assume(tmp_path, expr, want,
+                        "Naturals, Integers, FiniteSets, Folds, FiniteSetsExt, Functions, "
+                        "SequencesExt")
+    assert out.verdict == "ok", out.message
+    assert (out.distinct_states, out.states_generated) == (1, 2)
+
+
+def test_sequencesext_extends_sequences_and_the_others(tmp_path):
+    """As in TLC, EXTENDS SequencesExt alone makes Len, \\o, Cardinality, SumSet, Range and
+    the TLC operators visible."""
+    out = _check_assume(tmp_path, "<<Len(<<1>> \\o <<2>>), Cardinality({1}), SumSet({1, 2}), "
+                        "Range(<<4>>), 1 :> 2>>", "<<2, 1, 3, {4}, <<2>>>>", "SequencesExt")
+    assert out.verdict == "ok", out.message
+
+
+def test_a_false_community_operator_assumption_is_reported(tmp_path):
+    """The native operators give values, not just truth: a wrong expectation is a false ASSUME."""
+    out = _check_assume(tmp_path, "SumSet({1, 2})", "4", "FiniteSetsExt")
+    assert (out.verdict, out.exit_code) == ("assumption", 10)
+
+
+def test_max_of_the_empty_set_is_tlcs_choose_error(tmp_path):
+    out = _check_assume(tmp_path, "Max({})", "0", "FiniteSetsExt")
+    assert (out.verdict, out.exit_code) == ("error", 75)
+    assert "CHOOSE x \\in S: P, but no element of S satisfied P." in out.message
+
+
+def test_a_specs_own_copy_of_a_module_is_read(tmp_path):
+    """A spec that ships its own Functions.tla gets that module's definitions; the operators
+    kipcheck evaluates natively stay native, as TLC's overrides apply by module and name."""
+    (tmp_path / "Functions.tla").write_text(
+        "---- MODULE Functions ----\nRange(f) == {f[x] : x \\in DOMAIN f}\nExtra == 7\n====\n")
+    out = _check_assume(tmp_path, "<<Range(<<1>>), Extra>>", "<<{1}, 7>>", "Functions")
+    assert out.verdict == "ok", out.message
+
+
+def _examples_runner():
+    path = Path(__file__).resolve().parent.parent / "bench" / "examples.py"
+    spec = importlib.util.spec_from_file_location("examples_runner", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("result, report, diffs", [
+    ("success", {"verdict": "ok", "distinct_states": 5, "states_generated": 9, "depth": 3}, []),
+    ("success", {"verdict": "ok", "distinct_states": 4, "states_generated": 9, "depth": 3},
+     ["distinct_states 4 != 5"]),
+    ("safety failure", {"verdict": "invariant", "distinct_states": 1}, []),
+    ("safety failure", {"verdict": "property"}, []),
+    ("liveness failure", {"verdict": "invariant"}, ["verdict invariant != property"]),
+    ("success", {"verdict": "spec-error", "message": "unknown module 'X'\nmore",
+                 "location": {"file": "/t/A.tla", "line": 3, "column": 9}},
+     ["verdict spec-error != ok: unknown module 'X' | more at A.tla:3:9"]),
+])
+def test_examples_runner_compares_as_the_corpus_runner(result, report, diffs):
+    """Counts are compared for a model TLC passed; only the verdict at a violation."""
+    ex = _examples_runner()
+    entry = {"result": result, "distinctStates": 5, "totalStates": 9, "stateDepth": 3}
+    model = ex.Model("X/M.cfg", "specifications/X", "specifications/X/M.tla",
+                     "specifications/X/M.cfg", entry)
+    assert ex.compare(model, report) == diffs
+
+
+def test_examples_runner_maps_tlc_flags():
+    ex = _examples_runner()
+    assert ex.kipcheck_flags({"tlcFlags": ["-deadlock"]}) == ["--no-deadlock"]
+    assert ex.seconds("00:01:00") == 60 and ex.seconds("unknown") is None
+
+
+def test_a_proof_library_module_is_accepted(tmp_path):
+    """Specs extend TLAPS proof library modules for their proofs' sake; the model still checks."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals, FiniteSets, FiniteSetTheorems, NaturalsInduction, "
+        "FunctionTheorems, SequenceTheorems, WellFoundedInduction, SequencesExtTheorems, TLAPS\n"
+        "VARIABLE x\nInit == x = 0\nNext == x < 2 /\\ x' = x + 1\n"
+        "THEOREM Cardinality({x}) = 1 BY FS_Singleton\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message
+
+
+def test_a_named_theorem_is_usable_as_its_statement(tmp_path):
+    """`Thm!:` is the statement of THEOREM Thm == ... (specs check their theorems as
+    invariants); TLC: Inv violated after 3 states, trace of 3."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == x < 3 /\\ x' = x + 1\nTHEOREM Small == x < 2\nInv == Small!:\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.property, out.states_generated, out.distinct_states,
+            out.trace_length) == ("invariant", "Inv", 3, 3, 3)
+
+
+@pytest.mark.parametrize("assumption, verdict, code", [
+    ("N + 1 = 4", "ok", 0),  # TLC 2.18: 0 states generated, 0 distinct, depth 1
+    ("N + 1 = 5", "assumption", 10),
+])
+def test_a_model_with_constants_and_no_behaviour_checks_its_assumptions(
+        tmp_path, assumption, verdict, code):
+    """A spec with no variables and a .cfg with neither INIT/NEXT nor SPECIFICATION (specs
+    that test their operators): TLC evaluates the ASSUMEs and explores no state."""
+    (tmp_path / "M.tla").write_text(
+        f"---- MODULE M ----\nEXTENDS Naturals\nCONSTANT N\nASSUME {assumption}\n====\n")
+    (tmp_path / "M.cfg").write_text("CONSTANT N = 3\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code) == (verdict, code), out.message
+    if verdict == "ok":
+        assert (out.states_generated, out.distinct_states, out.depth) == (0, 0, 1)
+
+
+def test_variables_without_an_initial_predicate_are_still_refused(tmp_path):
+    """TLC: "The configuration file did not specify the initial state predicate."."""
+    (tmp_path / "M.tla").write_text("---- MODULE M ----\nVARIABLE x\n====\n")
+    (tmp_path / "M.cfg").write_text("\n")
+    with pytest.raises(ConfigError, match="neither SPECIFICATION nor both INIT and NEXT"):
+        check(tmp_path / "M.tla")

@@ -21,7 +21,7 @@ from .paths import shown_path
 from .semantics import model as model_builder
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
-from .semantics.values import EvalError, show
+from .semantics.values import show
 
 # The --report-json document's format and version: a reader checks both.
 REPORT_FORMAT = "kipcheck-report"
@@ -158,8 +158,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         built = model_builder.build(loaded, constants, deadlock)
     except CompileError as e:
         raise KipcheckError(e.message, e.span) from None
-    except EvalError as e:
-        return Outcome(V.ERROR, message=e.message, span=e.span,
+    except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain) failed
+        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
     alias = loaded.config.alias if loaded.config is not None else None

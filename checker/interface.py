@@ -16,7 +16,7 @@ from .semantics.values import EvalError
 # What evaluating generated code can raise besides EvalError: a spec applying an operator to
 # values of the wrong kind (1 + "a") surfaces as a Python TypeError and the like.
 EVAL_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError,
-               ZeroDivisionError, RecursionError)
+               ZeroDivisionError, RecursionError, OverflowError)
 
 
 def error_message(e: BaseException) -> str:

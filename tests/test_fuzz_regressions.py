@@ -81,3 +81,20 @@ def test_prefix_operator_after_a_tight_prefix_operator(tmp_path, expr):
     (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.distinct_states) == ("ok", 1)
+
+
+@pytest.mark.parametrize("where", ["Next == \\E y \\in 0..(K-1) : x' = y",
+                                   "Next == x' = Cardinality(0..(K-1))",
+                                   "Next == x' \\in {y \\in 0..(K-1) : y > 3}"])
+def test_a_set_too_large_to_list_is_an_evaluation_error(tmp_path, where):
+    """0..(K-1) with K = 10^23 cannot be listed or counted (TLC's integers are 32-bit): an
+    evaluation error, not an OverflowError or a MemoryError."""
+    (tmp_path / "M.tla").write_text("---- MODULE M ----\nEXTENDS Integers, FiniteSets\n"
+                                    f"CONSTANT K\nVARIABLE x\nInit == x = 0\n{where}\n====\n")
+    (tmp_path / "M.cfg").write_text("CONSTANT K = 100000000000000000000000\nINIT Init\n"
+                                    "NEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code) == ("error", 75)
+    assert out.message.startswith("The set 0..99999999999999999999999 has "
+                                  "100000000000000000000000 elements, more than TLC can handle "
+                                  "(2147483647).")

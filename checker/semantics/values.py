@@ -258,6 +258,10 @@ REAL = _Named("Real", lambda x: type(x) is int)
 BOOLEAN = frozenset((False, True))
 
 
+# TLC's integers are 32-bit, so no set it enumerates or counts has more elements than this.
+ENUMERATION_LIMIT = 2**31 - 1
+
+
 class Interval(LazySet):
     """a..b when it is too large to list: membership and cardinality without building it
     (TLC answers `x \\in 0..10^9` and `Cardinality(1..10^9)` at once); enumerates in order."""
@@ -271,9 +275,14 @@ class Interval(LazySet):
         return type(x) is int and self.lo <= x <= self.hi
 
     def __len__(self):
-        return max(0, self.hi - self.lo + 1)
+        n = max(0, self.hi - self.lo + 1)
+        if n > ENUMERATION_LIMIT:  # len() could not even return it (a Python OverflowError)
+            raise EvalError(f"The set {self!r} has {n} elements, more than TLC can handle "
+                            f"({ENUMERATION_LIMIT}).")
+        return n
 
     def __iter__(self):
+        len(self)  # refuse a set too large to list before starting to list it
         return iter(range(self.lo, self.hi + 1))
 
     def __repr__(self) -> str:

@@ -313,3 +313,25 @@ def test_huge_intervals_stay_lazy(tmp_path):
                       extends="Naturals, FiniteSets")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == ("ok", 4)
+
+
+# -- Booleans are no integers ------------------------------------------------------------------
+
+@pytest.mark.parametrize("expr,message", [
+    ("TRUE + 1 = 2", "The first argument of + should be an integer, but instead it is:\nTRUE"),
+    ("TRUE < 2", "The first argument of < should be an integer, but instead it is:\nTRUE"),
+    ("2 * FALSE = 0", "The second argument of * should be an integer, but instead it is:\nFALSE"),
+    ("-TRUE = -1", "The argument of - should be an integer, but instead it is:\nTRUE"),
+    ("TRUE \\div 1 = 1",
+     "The first argument of \\div should be an integer, but instead it is:\nTRUE"),
+    ("3 % TRUE = 0", "The second argument of % should be an integer, but instead it is:\nTRUE"),
+    ("TRUE ^ 2 = 1", "The first argument of ^ should be an integer, but instead it is:\nTRUE"),
+    ("SubSeq(<<1, 2>>, TRUE, 2) = <<1, 2>>",
+     "The arguments of SubSeq must be integers, found TRUE and 2"),
+    ("1..TRUE = {}", "The operands of .. must be integers, found 1 and TRUE"),
+])
+def test_arithmetic_on_booleans_is_an_error(tmp_path, expr, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {expr}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers, Sequences")
+    o = check(spec)  # TLC: exit 75 (its message for + names Java's failed cast)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)

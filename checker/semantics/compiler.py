@@ -97,7 +97,7 @@ NATIVE = {
     ("Naturals", "<="): "({0} <= {1})", ("Naturals", ">="): "({0} >= {1})",
     ("Naturals", "%"): "imod({0}, {1})", ("Naturals", "\\div"): "idiv({0}, {1})",
     ("Naturals", ".."): "interval({0}, {1})", ("Naturals", "Nat"): "NAT",
-    ("Integers", "Int"): "INT", ("Integers", "-."): "(-{0})",
+    ("Integers", "Int"): "INT", ("Integers", "-."): "ineg({0})",
     ("Reals", "Real"): "REAL",
     ("Sequences", "Seq"): "SeqSet({0})", ("Sequences", "Len"): "seq_len({0})",
     ("Sequences", "\\o"): "concat({0}, {1})", ("Sequences", "Append"): "append({0}, {1})",
@@ -116,8 +116,8 @@ NATIVE = {
     ("TLC", "RandomElement"): "random_element({0})", ("TLC", "TLCEval"): "{0}",
     ("TLC", "Any"): "ANY",
 }
-# Integer operators: inline Python when an operand is known to be an integer (Python then
-# raises or the model value refuses), else a runtime helper that checks both operands.
+# Integer operators: inline Python when both operands are known to be integers, else a runtime
+# helper that checks both (Python would add TRUE to 1, a Boolean being an int to it).
 INT_OPS = {("Naturals", "+"): ("+", "add"), ("Naturals", "-"): ("-", "sub"),
            ("Naturals", "*"): ("*", "mul"), ("Naturals", "<"): ("<", "lt"),
            ("Naturals", ">"): (">", "gt"), ("Naturals", "<="): ("<=", "le"),
@@ -1168,8 +1168,10 @@ class Compiler:
                 key = (sym.module, sym.name)
                 flags = IMPURE if key in IMPURE_OPS else 0
                 int_op = INT_OPS.get(key)
-                if int_op is not None and not any(self._is_int_code(a) for a in args):
+                if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"
+                elif key == ("Integers", "-.") and self._is_int_code(args[0]):
+                    code = f"(-{args[0]})"
                 else:
                     code = native.format(*args)
                 if key in INT_VALUED:

@@ -40,8 +40,8 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
-    "add", "sub", "mul", "lt", "le", "gt", "ge", "member", "not_member", "setmap", "setfilter",
-    "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
+    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
+    "setfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]
@@ -183,12 +183,16 @@ _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality,
 
 
 def idiv(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("\\div", a, b)
     if b == 0:
         raise EvalError("The second argument of \\div is 0.")
     return a // b
 
 
 def imod(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("%", a, b)
     if b <= 0:
         raise EvalError(f"The second argument of % should be a positive number, but instead it "
                         f"is:\n{show(b)}")
@@ -196,6 +200,8 @@ def imod(a, b):
 
 
 def ipow(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("^", a, b)
     if b < 0:
         raise EvalError(f"The second argument of ^ must be non-negative, found {b}")
     return a ** b
@@ -229,6 +235,9 @@ def tail(s):
 
 def subseq(s, m, n):
     _seq(s, "SubSeq")
+    if type(m) is not int or type(n) is not int:
+        raise EvalError(f"The arguments of SubSeq must be integers, found {show(m)} and "
+                        f"{show(n)}")
     if m > n:
         return ()
     if not 1 <= m <= len(s):
@@ -443,6 +452,9 @@ _NOT_BOOLEAN = (
 
 
 def _not_int(op: str, a, b):
+    for v in (a, b):
+        if type(v) is ModelValue:
+            v._not_a_number()
     if type(a) is not int:
         raise EvalError(f"The first argument of {op} should be an integer, but instead it "
                         f"is:\n{show(a)}")
@@ -486,6 +498,15 @@ def gt(a, b):
     if type(a) is int and type(b) is int:
         return a > b
     _not_int(">", a, b)
+
+
+def ineg(a):
+    """-a."""
+    if type(a) is int:
+        return -a
+    if type(a) is ModelValue:
+        a._not_a_number()
+    raise EvalError(f"The argument of - should be an integer, but instead it is:\n{show(a)}")
 
 
 def ge(a, b):

@@ -41,7 +41,8 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
-    "setfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
+    "setfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError",
+    "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]

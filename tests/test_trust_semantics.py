@@ -189,7 +189,7 @@ def test_integers_beyond_4300_digits_print(tmp_path):
     ("x \\in {\"a\"}", 'Attempted to check equality of string "a" with non-string:\n0'),
     ("{1, 2} \\subseteq {\"a\"}", 'Attempted to check equality of string "a" with '
                                 "non-string:\n1"),
-    ("{1} = {\"a\", \"b\"}", 'Attempted to check equality of string "a" with non-string:\n1'),
+    ("{1} = {\"a\"}", 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
 ])
 def test_membership_across_kinds_is_tlcs_error(tmp_path, inv, message):
     spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
@@ -335,3 +335,34 @@ def test_arithmetic_on_booleans_is_an_error(tmp_path, expr, message):
                       "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers, Sequences")
     o = check(spec)  # TLC: exit 75 (its message for + names Java's failed cast)
     assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+# -- values of different kinds nested inside values --------------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ('{{1}} = {{"a"}}', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('<<1>> = <<"a">>', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('[a |-> 1] = [a |-> "x"]', 'Attempted to check equality of integer 1 with non-integer:\n"x"'),
+    ('<<{1}>> # <<{"a"}>>', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('{<<1>>} # {<<"a">>}', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('<<1>> \\in {<<"a">>}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('[a |-> {1}] \\in {[a |-> {"a"}]}',
+     'Attempted to check equality of string "a" with non-string:\n1'),
+])
+def test_nested_values_of_different_kinds_are_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+@pytest.mark.parametrize("inv", [
+    '<<1, "a">> # <<2, 3>>', '<<1, 2>> # <<"a">>', '[a |-> 1] # [b |-> "x"]',
+    '{<<1>>} # {<<"a">>, <<"b">>}', '[a |-> 1, b |-> 2] # [a |-> 3, b |-> "x"]',
+    '{{1}} # {{"a"}, {"b"}}', 'x = 0 /\\ {1} # {"a", "b"}',
+])
+def test_values_tlc_finds_unequal_before_comparing_other_kinds(tmp_path, inv):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # TLC: no error (sizes, lengths or domains differ, or a first part differs)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)

@@ -320,21 +320,77 @@ TLC_REGISTERS: dict = {}
 
 
 def eq(a, b):
-    """a = b, with TLC's error for values of different kinds (a model value is unequal to
-    everything else, without error)."""
-    if type(a) is type(b):
+    """a = b, with TLC's error for values of different kinds, also inside sequences, records,
+    functions and sets (a model value is unequal to everything else, without error)."""
+    t = type(a)
+    if t is type(b):
         if a == b:
             return True
-        if type(a) is frozenset:  # TLC compares elements: kinds must agree
-            for x in a - b:
-                member(x, b)
+        if (t is tuple or t is Fn or t is frozenset) and _shape(a) != _shape(b):
+            return _tlc_equals(a, b)  # kinds differ somewhere: compare as TLC does
         return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
+    if ka == "boolean":
+        raise EvalError(f"Attempted to compare equality of boolean {show(a)} with "
+                        f"non-boolean:\n{show(b)}")
     raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+
+
+def _tlc_equals(a, b) -> bool:
+    """TLC's equality of two values of one kind, walked as TLC walks it: sequences and sets
+    of different sizes and functions of different domains are unequal without a look inside;
+    otherwise parts are compared in order until the first unequal pair (an error if their
+    kinds differ)."""
+    t = type(a)
+    if t is not type(b):
+        return eq(a, b)
+    if t is tuple:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b)  # noqa: B905 - same length
+    elif t is Fn:
+        if a[0] != b[0]:
+            return False
+        pairs = zip(a[1], b[1])  # noqa: B905 - same length
+    elif t is frozenset:
+        if len(a) != len(b):
+            return False
+        pairs = zip(ordered(a), ordered(b))  # noqa: B905 - same length
+    else:
+        return a == b
+    for x, y in pairs:
+        if not eq(x, y):
+            return False
+    return True
+
+
+def _shape(v):
+    """The kinds of a value and of all its parts: two values of one shape compare without
+    error, so the exact walk (_tlc_equals) runs only when shapes differ. Remembered by object
+    identity, as values are shared between states."""
+    t = type(v)
+    if t is not tuple and t is not Fn and t is not frozenset:
+        return _KIND_OF.get(t) or _kind(v)
+    e = _SHAPES.get(id(v))
+    if e is not None and e[0] is v:
+        return e[1]
+    if t is tuple:
+        shape = ("seq", *[_shape(x) for x in v])
+    elif t is Fn:
+        shape = ("fn", v[0], *[_shape(x) for x in v[1]])
+    else:
+        shape = ("set", frozenset([_shape(x) for x in v]))
+    if len(_SHAPES) > 200_000:
+        _SHAPES.clear()
+    _SHAPES[id(v)] = (v, shape)
+    return shape
+
+
+_SHAPES: dict = {}
 
 
 def member(x, s) -> bool:
@@ -357,23 +413,22 @@ def not_member(x, s) -> bool:
 
 
 def _check_kinds(x, s: frozenset) -> None:
-    """TLC's error if x cannot be compared with some element of s."""
-    kinds = _SET_KINDS.get(id(s))
-    if kinds is None or kinds[0] is not s:
-        if len(_SET_KINDS) > 100_000:
-            _SET_KINDS.clear()
-        kinds = _SET_KINDS[id(s)] = (s, frozenset(_KIND_OF.get(type(e)) or _kind(e)
-                                                  for e in s))
-    kx = _KIND_OF.get(type(x)) or _kind(x)
-    if len(kinds[1]) == 1 and kx in kinds[1]:
+    """TLC's error if x cannot be compared with some element of s (TLC compares x with the
+    elements in order)."""
+    shapes = _SET_SHAPES.get(id(s))
+    if shapes is None or shapes[0] is not s:
+        if len(_SET_SHAPES) > 100_000:
+            _SET_SHAPES.clear()
+        shapes = _SET_SHAPES[id(s)] = (s, frozenset([_shape(e) for e in s]))
+    if len(shapes[1]) == 1 and _shape(x) in shapes[1]:
         return
     for e in ordered(s):
-        eq(e, x)  # raises on the first element of another kind
+        eq(e, x)  # raises on the first element that cannot be compared with x
 
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
             frozenset: "set", tuple: "function", Fn: "function"}
-_SET_KINDS: dict = {}
+_SET_SHAPES: dict = {}
 
 
 def _kind(v) -> str:

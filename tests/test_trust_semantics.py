@@ -366,3 +366,17 @@ def test_values_tlc_finds_unequal_before_comparing_other_kinds(tmp_path, inv):
                       "INIT Init\nNEXT Next\nINVARIANT Inv\n")
     o = check(spec)  # TLC: no error (sizes, lengths or domains differ, or a first part differs)
     assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+# -- an invariant that reads no variable ------------------------------------------------------
+
+def test_constant_invariant_that_is_false_stops_before_the_search(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT N\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == 1 = 2\nBig == N > 5\nTypeOK == x \\in Nat",
+                      "CONSTANT N = 3\nINIT Init\nNEXT Next\nINVARIANT TypeOK\nINVARIANT Big\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 151, out  # TLC: exit 151, before computing the initial states
+    assert "The invariant of Big is equal to FALSE" in out and "M.cfg:5:11" in out
+    (tmp_path / "M.cfg").write_text("CONSTANT N = 7\nINIT Init\nNEXT Next\nINVARIANT Big\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)

@@ -210,6 +210,12 @@ class Compiler:
         return self._define(f"def {{name}}(s, t=None):\n    return {code}{self._tag(e.span)}\n",
                             name)
 
+    def is_constant(self, e, env: Env | None = None) -> bool:
+        """Does e read no variable (and call nothing impure)? TLC evaluates such an invariant
+        once, before the search."""
+        _, flags = self.expr(e, env or self.root_env())
+        return not flags & (STATE | NEXT | IMPURE)
+
     def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred",
                                  boolean: bool = False):
         """An action-level predicate over a step: Python function (s, t) -> value."""

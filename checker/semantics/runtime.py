@@ -326,8 +326,16 @@ def eq(a, b):
     if t is type(b):
         if a == b:
             return True
-        if (t is tuple or t is Fn or t is frozenset) and _shape(a) != _shape(b):
-            return _tlc_equals(a, b)  # kinds differ somewhere: compare as TLC does
+        # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and
+        # sets of different sizes, functions of different domains are unequal at once.
+        if t is tuple:
+            if len(a) == len(b):
+                return _tlc_equals(a, b)
+        elif t is Fn:
+            if a[0] == b[0]:
+                return _tlc_equals(a, b)
+        elif t is frozenset and len(a) == len(b) and _shape(a) != _shape(b):
+            return _tlc_equals(a, b)
         return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
@@ -369,24 +377,21 @@ def _tlc_equals(a, b) -> bool:
 
 
 def _shape(v):
-    """The kinds of a value and of all its parts: two values of one shape compare without
-    error, so the exact walk (_tlc_equals) runs only when shapes differ. Remembered by object
-    identity, as values are shared between states."""
+    """The kinds of a value and of all its parts: two sets of one shape compare without error,
+    so their exact walk (_tlc_equals, a sort) runs only when shapes differ. A set's shape is
+    remembered (sets are shared between states; the table stays small)."""
     t = type(v)
-    if t is not tuple and t is not Fn and t is not frozenset:
-        return _KIND_OF.get(t) or _kind(v)
-    e = _SHAPES.get(id(v))
-    if e is not None and e[0] is v:
-        return e[1]
     if t is tuple:
-        shape = ("seq", *[_shape(x) for x in v])
-    elif t is Fn:
-        shape = ("fn", v[0], *[_shape(x) for x in v[1]])
-    else:
-        shape = ("set", frozenset([_shape(x) for x in v]))
-    if len(_SHAPES) > 200_000:
-        _SHAPES.clear()
-    _SHAPES[id(v)] = (v, shape)
+        return ("seq", *[_shape(x) for x in v])
+    if t is Fn:
+        return ("fn", v[0], *[_shape(x) for x in v[1]])
+    if t is not frozenset:
+        return _KIND_OF.get(t) or _kind(v)
+    shape = _SHAPES.get(v)
+    if shape is None:
+        if len(_SHAPES) > 20_000:
+            _SHAPES.clear()
+        shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
     return shape
 
 
@@ -415,12 +420,8 @@ def not_member(x, s) -> bool:
 def _check_kinds(x, s: frozenset) -> None:
     """TLC's error if x cannot be compared with some element of s (TLC compares x with the
     elements in order)."""
-    shapes = _SET_SHAPES.get(id(s))
-    if shapes is None or shapes[0] is not s:
-        if len(_SET_SHAPES) > 100_000:
-            _SET_SHAPES.clear()
-        shapes = _SET_SHAPES[id(s)] = (s, frozenset([_shape(e) for e in s]))
-    if len(shapes[1]) == 1 and _shape(x) in shapes[1]:
+    shapes = _shape(s)[1]
+    if len(shapes) == 1 and _shape(x) in shapes:
         return
     for e in ordered(s):
         eq(e, x)  # raises on the first element that cannot be compared with x
@@ -428,7 +429,6 @@ def _check_kinds(x, s: frozenset) -> None:
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
             frozenset: "set", tuple: "function", Fn: "function"}
-_SET_SHAPES: dict = {}
 
 
 def _kind(v) -> str:

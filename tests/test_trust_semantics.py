@@ -380,3 +380,30 @@ def test_constant_invariant_that_is_false_stops_before_the_search(tmp_path):
     (tmp_path / "M.cfg").write_text("CONSTANT N = 7\nINIT Init\nNEXT Next\nINVARIANT Big\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+# -- sets of elements of different kinds -------------------------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ('{"a", 1, 2} # {}', 'Attempted to compare integer 1 with non-integer:\n"a"'),
+    ('{1, "a"} # {}', 'Attempted to compare string "a" with non-string:\n1'),
+    ("{TRUE, 1} # {}", "Attempted to compare integer 1 with non-integer:\nTRUE"),
+    ("{x + 1, TRUE} # {}", "Attempted to compare boolean TRUE with non-boolean:\n1"),
+    ('({"a"} \\cup {1}) # {}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('({1, 2} \\cup {"a"}) # {}',
+     'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+])
+def test_set_of_elements_of_different_kinds_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_sets_of_model_values_and_one_kind_build_without_error(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == {m, 1, 2} # {} /\\ ({m} \\cup {1}) # {}"
+                      " /\\ {x, x + 1} = {0, 1}",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)

@@ -857,7 +857,11 @@ class Compiler:
             parts = [self.expr(x, env) for x in e.elems]
             if not parts:
                 return "_EMPTY", 0
-            return "frozenset((" + ", ".join(c for c, _ in parts) + ",))", _or(parts)
+            elems = ", ".join(c for c, _ in parts)
+            if len(parts) == 1 or len({type(x) for x in e.elems}) == 1 and type(
+                    e.elems[0]) in (ast.Num, ast.Str):
+                return f"frozenset(({elems},))", _or(parts)
+            return f"setenum(({elems},))", _or(parts)  # kinds checked at run time
         if t is ast.Record:
             names = sorted((n for n, _ in e.fields), key=runtime.tlc_key)
             parts = dict((n, self.expr(x, env)) for n, x in e.fields)

@@ -36,7 +36,8 @@ from .values import (
 )
 
 __all__ = [
-    "app", "app_n", "field", "except_", "domain", "cup", "cap", "diff", "subseteq", "card",
+    "app", "app_n", "field", "except_", "domain", "setenum", "cup", "cap", "diff", "subseteq",
+    "card",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
@@ -129,8 +130,37 @@ def _set(v):
     return v if type(v) is frozenset else as_set(v)
 
 
+def setenum(elems: tuple) -> frozenset:
+    """{a, b, ...}: TLC sorts the elements, an error if two are of different kinds (and
+    Python would merge TRUE and 1)."""
+    t = type(elems[0])
+    for x in elems:
+        if type(x) is not t:
+            _mixed_kinds(elems)
+            break
+    return frozenset(elems)
+
+
+def _mixed_kinds(elems: tuple) -> None:
+    kinds = [_kind(x) for x in elems]
+    first = next((i for i, k in enumerate(kinds) if k != "model value"), None)
+    if first is None:
+        return
+    for x, k in zip(elems[first + 1:], kinds[first + 1:], strict=True):
+        if k != kinds[first] and k != "model value":
+            raise EvalError(f"Attempted to compare {k} {show(x)} with non-{k}:\n"
+                            f"{show(elems[first])}")
+
+
 def cup(a, b):
-    return _set(a) | _set(b)
+    a, b = _set(a), _set(b)
+    if a and b:
+        x, y = next(iter(a)), next(iter(b))
+        if type(x) is not type(y):  # TLC compares the elements of one with the other's
+            x, y = ordered(a)[0], ordered(b)[0]
+            if type(x) is not ModelValue and type(y) is not ModelValue:
+                eq(x, y)
+    return a | b
 
 
 def cap(a, b):

@@ -133,12 +133,13 @@ def _set(v):
 def setenum(elems: tuple) -> frozenset:
     """{a, b, ...}: TLC sorts the elements, an error if two are of different kinds (and
     Python would merge TRUE and 1)."""
+    s = frozenset(elems)  # first: an unknown value (in ENABLED) raises here
     t = type(elems[0])
     for x in elems:
         if type(x) is not t:
             _mixed_kinds(elems)
             break
-    return frozenset(elems)
+    return s
 
 
 def _mixed_kinds(elems: tuple) -> None:
@@ -267,6 +268,8 @@ def tail(s):
 def subseq(s, m, n):
     _seq(s, "SubSeq")
     if type(m) is not int or type(n) is not int:
+        if m is UNKNOWN or n is UNKNOWN:
+            raise UnknownUsed
         raise EvalError(f"The arguments of SubSeq must be integers, found {show(m)} and "
                         f"{show(n)}")
     if m > n:
@@ -541,6 +544,8 @@ def _not_int(op: str, a, b):
     for v in (a, b):
         if type(v) is ModelValue:
             v._not_a_number()
+        if v is UNKNOWN:
+            raise UnknownUsed
     if type(a) is not int:
         raise EvalError(f"The first argument of {op} should be an integer, but instead it "
                         f"is:\n{show(a)}")
@@ -592,6 +597,8 @@ def ineg(a):
         return -a
     if type(a) is ModelValue:
         a._not_a_number()
+    if a is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"The argument of - should be an integer, but instead it is:\n{show(a)}")
 
 

@@ -407,3 +407,17 @@ def test_sets_of_model_values_and_one_kind_build_without_error(tmp_path):
                       "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+@pytest.mark.parametrize("inv,message", [
+    ("<<1>> # 0", "Attempted to check equality of the function <<1>> with the value:\n0"),
+    ("{1} # 0", "Attempted to check equality of the set {1} with the value:\n0"),
+    ("[a |-> 1] # 0", "Attempted to check equality of record:\n[a |-> 1]\nwith non-record\n0"),
+    ("x \\in {<<1>>, <<2>>}",
+     "Attempted to check equality of the function <<1>> with the value:\n0"),
+])
+def test_sequence_set_or_record_compared_with_another_kind(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # TLC 2.18's wording
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)

@@ -375,10 +375,21 @@ def eq(a, b):
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
+    raise EvalError(_unequal_kinds(a, ka, b))
+
+
+def _unequal_kinds(a, ka: str, b) -> str:
+    """TLC's message for a = b with b of another kind than a."""
     if ka == "boolean":
-        raise EvalError(f"Attempted to compare equality of boolean {show(a)} with "
-                        f"non-boolean:\n{show(b)}")
-    raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+        return f"Attempted to compare equality of boolean {show(a)} with non-boolean:\n{show(b)}"
+    if type(a) is Fn and all(type(k) is str for k in a[0]):
+        return f"Attempted to check equality of record:\n{show(a)}\nwith non-record\n{show(b)}"
+    if ka == "function":  # TLC prints the empty sequence as << >> here
+        return (f"Attempted to check equality of the function {show(a) if a != () else '<< >>'}"
+                f" with the value:\n{show(b)}")
+    if ka == "set":
+        return f"Attempted to check equality of the set {show(a)} with the value:\n{show(b)}"
+    return f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}"
 
 
 def _tlc_equals(a, b) -> bool:

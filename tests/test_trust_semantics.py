@@ -421,3 +421,15 @@ def test_sequence_set_or_record_compared_with_another_kind(tmp_path, inv, messag
                       "INIT Init\nNEXT Next\nINVARIANT Inv\n")
     o = check(spec)  # TLC 2.18's wording
     assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+@pytest.mark.parametrize("inv,message", [
+    ("[i \\in 0..1 |-> i][TRUE] = 1",
+     "Attempted to check if the value:\nTRUE\nis in the integer interval 0..1"),
+    ("[b \\in BOOLEAN |-> 5][1] = 5", "Attempted to compare integer 1 with non-integer:\nTRUE"),
+])
+def test_function_applied_to_a_boolean_for_an_integer_is_an_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # Python's TRUE == 1 would find the value
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)

@@ -69,15 +69,28 @@ def app(f, x):
     if t is Fn:
         keys, vals = f
         try:
-            return vals[keys.index(x)]
+            i = keys.index(x)
         except ValueError:
             pass
+        else:
+            if type(keys[i]) is type(x):
+                return vals[i]
+            _bool_int_key(keys, keys[i], x)  # Python found TRUE at key 1 (or 1 at key TRUE)
         raise EvalError(f"Attempted to apply function:\n{show(f)}\nto argument {show(x)}, which "
                         f"is not in the domain of the function.")
     apply = getattr(f, "apply", None)  # a recursive function definition, built lazily
     if apply is not None:
         return apply(x)
     raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
+
+
+def _bool_int_key(keys: tuple, k, x) -> None:
+    """TLC's error for a Boolean argument of a function over integers, or the reverse."""
+    if type(x) is bool and all(type(j) is int for j in keys) and (
+            keys[-1] - keys[0] == len(keys) - 1):
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis in the integer "
+                        f"interval {keys[0]}..{keys[-1]}")
+    raise EvalError(f"Attempted to compare {_kind(x)} {show(x)} with non-{_kind(x)}:\n{show(k)}")
 
 
 def app_n(f, args: tuple):

@@ -170,8 +170,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     for span, fn in built.assumptions:
         try:
             ok = fn(None)
-        except EVAL_ERRORS as e:
-            return Outcome(V.ERROR, message=f"Evaluating assumption {_loc(span)} failed.\n"
+        except EVAL_ERRORS as e:  # TLC's verdict too: the assumption failed (exit 10)
+            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
                            f"{error_message(e)}", span=built.compiler.span_of(e) or span,
                            variables=variables, seconds=time.perf_counter() - started)
         except AssertFailure as e:

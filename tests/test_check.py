@@ -222,8 +222,8 @@ def test_the_package_exposes_check():
 
 @pytest.mark.parametrize("expr,message", [
     ('1 = "a"', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
-    ("TRUE = 1", "Attempted to check equality of boolean TRUE with non-boolean:\n1"),
-    ("<<>> = {}", "Attempted to check equality of function <<>> with non-function:\n{}"),
+    ("TRUE = 1", "Attempted to compare equality of boolean TRUE with non-boolean:\n1"),
+    ("<<>> = {}", "Attempted to check equality of the function << >> with the value:\n{}"),
 ])
 def test_comparing_values_of_different_kinds_is_an_error_as_in_tlc(tmp_path, expr, message):
     spec = write_spec(tmp_path, "Cmp", f"VARIABLE x\nInit == x = 0\nNext == x' = x /\\ "

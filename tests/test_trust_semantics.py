@@ -189,7 +189,7 @@ def test_integers_beyond_4300_digits_print(tmp_path):
     ("x \\in {\"a\"}", 'Attempted to check equality of string "a" with non-string:\n0'),
     ("{1, 2} \\subseteq {\"a\"}", 'Attempted to check equality of string "a" with '
                                 "non-string:\n1"),
-    ("{1} = {\"a\", \"b\"}", 'Attempted to check equality of string "a" with non-string:\n1'),
+    ("{1} = {\"a\"}", 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
 ])
 def test_membership_across_kinds_is_tlcs_error(tmp_path, inv, message):
     spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
@@ -313,3 +313,133 @@ def test_huge_intervals_stay_lazy(tmp_path):
                       extends="Naturals, FiniteSets")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == ("ok", 4)
+
+
+# -- Booleans are no integers ------------------------------------------------------------------
+
+@pytest.mark.parametrize("expr,message", [
+    ("TRUE + 1 = 2", "The first argument of + should be an integer, but instead it is:\nTRUE"),
+    ("TRUE < 2", "The first argument of < should be an integer, but instead it is:\nTRUE"),
+    ("2 * FALSE = 0", "The second argument of * should be an integer, but instead it is:\nFALSE"),
+    ("-TRUE = -1", "The argument of - should be an integer, but instead it is:\nTRUE"),
+    ("TRUE \\div 1 = 1",
+     "The first argument of \\div should be an integer, but instead it is:\nTRUE"),
+    ("3 % TRUE = 0", "The second argument of % should be an integer, but instead it is:\nTRUE"),
+    ("TRUE ^ 2 = 1", "The first argument of ^ should be an integer, but instead it is:\nTRUE"),
+    ("SubSeq(<<1, 2>>, TRUE, 2) = <<1, 2>>",
+     "The arguments of SubSeq must be integers, found TRUE and 2"),
+    ("1..TRUE = {}", "The operands of .. must be integers, found 1 and TRUE"),
+])
+def test_arithmetic_on_booleans_is_an_error(tmp_path, expr, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {expr}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers, Sequences")
+    o = check(spec)  # TLC: exit 75 (its message for + names Java's failed cast)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+# -- values of different kinds nested inside values --------------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ('{{1}} = {{"a"}}', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('<<1>> = <<"a">>', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('[a |-> 1] = [a |-> "x"]', 'Attempted to check equality of integer 1 with non-integer:\n"x"'),
+    ('<<{1}>> # <<{"a"}>>', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('{<<1>>} # {<<"a">>}', 'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('<<1>> \\in {<<"a">>}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('[a |-> {1}] \\in {[a |-> {"a"}]}',
+     'Attempted to check equality of string "a" with non-string:\n1'),
+])
+def test_nested_values_of_different_kinds_are_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+@pytest.mark.parametrize("inv", [
+    '<<1, "a">> # <<2, 3>>', '<<1, 2>> # <<"a">>', '[a |-> 1] # [b |-> "x"]',
+    '{<<1>>} # {<<"a">>, <<"b">>}', '[a |-> 1, b |-> 2] # [a |-> 3, b |-> "x"]',
+    '{{1}} # {{"a"}, {"b"}}', 'x = 0 /\\ {1} # {"a", "b"}',
+])
+def test_values_tlc_finds_unequal_before_comparing_other_kinds(tmp_path, inv):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # TLC: no error (sizes, lengths or domains differ, or a first part differs)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+# -- an invariant that reads no variable ------------------------------------------------------
+
+def test_constant_invariant_that_is_false_stops_before_the_search(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT N\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == 1 = 2\nBig == N > 5\nTypeOK == x \\in Nat",
+                      "CONSTANT N = 3\nINIT Init\nNEXT Next\nINVARIANT TypeOK\nINVARIANT Big\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 151, out  # TLC: exit 151, before computing the initial states
+    assert "The invariant of Big is equal to FALSE" in out and "M.cfg:5:11" in out
+    (tmp_path / "M.cfg").write_text("CONSTANT N = 7\nINIT Init\nNEXT Next\nINVARIANT Big\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+# -- sets of elements of different kinds -------------------------------------------------------
+
+@pytest.mark.parametrize("inv,message", [
+    ('{"a", 1, 2} # {}', 'Attempted to compare integer 1 with non-integer:\n"a"'),
+    ('{1, "a"} # {}', 'Attempted to compare string "a" with non-string:\n1'),
+    ("{TRUE, 1} # {}", "Attempted to compare integer 1 with non-integer:\nTRUE"),
+    ("{x + 1, TRUE} # {}", "Attempted to compare boolean TRUE with non-boolean:\n1"),
+    ('({"a"} \\cup {1}) # {}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('({1, 2} \\cup {"a"}) # {}',
+     'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+])
+def test_set_of_elements_of_different_kinds_is_tlcs_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_sets_of_model_values_and_one_kind_build_without_error(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == {m, 1, 2} # {} /\\ ({m} \\cup {1}) # {}"
+                      " /\\ {x, x + 1} = {0, 1}",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+@pytest.mark.parametrize("inv,message", [
+    ("<<1>> # 0", "Attempted to check equality of the function <<1>> with the value:\n0"),
+    ("{1} # 0", "Attempted to check equality of the set {1} with the value:\n0"),
+    ("[a |-> 1] # 0", "Attempted to check equality of record:\n[a |-> 1]\nwith non-record\n0"),
+    ("x \\in {<<1>>, <<2>>}",
+     "Attempted to check equality of the function <<1>> with the value:\n0"),
+])
+def test_sequence_set_or_record_compared_with_another_kind(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # TLC 2.18's wording
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+@pytest.mark.parametrize("inv,message", [
+    ("[i \\in 0..1 |-> i][TRUE] = 1",
+     "Attempted to check if the value:\nTRUE\nis in the integer interval 0..1"),
+    ("[b \\in BOOLEAN |-> 5][1] = 5", "Attempted to compare integer 1 with non-integer:\nTRUE"),
+])
+def test_function_applied_to_a_boolean_for_an_integer_is_an_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # Python's TRUE == 1 would find the value
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_an_assumption_that_cannot_be_evaluated_exits_10_as_in_tlc(tmp_path):
+    """TLC 2.18: "Evaluating assumption ... failed." and exit 10, not an evaluation error's 75."""
+    spec = write_spec(tmp_path, "VARIABLE x\nASSUME Head(<<>>) = 1\nInit == x = 0\n"
+                      "Next == x' = x", name="A", extends="Sequences")
+    o = check(spec)
+    assert (o.verdict, o.exit_code) == ("assumption", 10)
+    assert o.message == ("Evaluating assumption line 4, col 8 to line 4, col 21 of module A "
+                         "failed.\nAttempted to apply Head to the empty sequence.")

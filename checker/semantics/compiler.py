@@ -97,7 +97,7 @@ NATIVE = {
     ("Naturals", "<="): "({0} <= {1})", ("Naturals", ">="): "({0} >= {1})",
     ("Naturals", "%"): "imod({0}, {1})", ("Naturals", "\\div"): "idiv({0}, {1})",
     ("Naturals", ".."): "interval({0}, {1})", ("Naturals", "Nat"): "NAT",
-    ("Integers", "Int"): "INT", ("Integers", "-."): "(-{0})",
+    ("Integers", "Int"): "INT", ("Integers", "-."): "ineg({0})",
     ("Reals", "Real"): "REAL",
     ("Sequences", "Seq"): "SeqSet({0})", ("Sequences", "Len"): "seq_len({0})",
     ("Sequences", "\\o"): "concat({0}, {1})", ("Sequences", "Append"): "append({0}, {1})",
@@ -117,8 +117,8 @@ NATIVE = {
     ("TLC", "Any"): "ANY",
 }
 NATIVE.update(community.NATIVE)
-# Integer operators: inline Python when an operand is known to be an integer (Python then
-# raises or the model value refuses), else a runtime helper that checks both operands.
+# Integer operators: inline Python when both operands are known to be integers, else a runtime
+# helper that checks both (Python would add TRUE to 1, a Boolean being an int to it).
 INT_OPS = {("Naturals", "+"): ("+", "add"), ("Naturals", "-"): ("-", "sub"),
            ("Naturals", "*"): ("*", "mul"), ("Naturals", "<"): ("<", "lt"),
            ("Naturals", ">"): (">", "gt"), ("Naturals", "<="): ("<=", "le"),
@@ -212,6 +212,12 @@ class Compiler:
         code, _ = self.cond(e, env, B_VALUE) if boolean else self.expr(e, env)
         return self._define(f"def {{name}}(s, t=None):\n    return {code}{self._tag(e.span)}\n",
                             name)
+
+    def is_constant(self, e, env: Env | None = None) -> bool:
+        """Does e read no variable (and call nothing impure)? TLC evaluates such an invariant
+        once, before the search."""
+        _, flags = self.expr(e, env or self.root_env())
+        return not flags & (STATE | NEXT | IMPURE)
 
     def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred",
                                  boolean: bool = False):
@@ -854,7 +860,11 @@ class Compiler:
             parts = [self.expr(x, env) for x in e.elems]
             if not parts:
                 return "_EMPTY", 0
-            return "frozenset((" + ", ".join(c for c, _ in parts) + ",))", _or(parts)
+            elems = ", ".join(c for c, _ in parts)
+            if len(parts) == 1 or len({type(x) for x in e.elems}) == 1 and type(
+                    e.elems[0]) in (ast.Num, ast.Str):
+                return f"frozenset(({elems},))", _or(parts)
+            return f"setenum(({elems},))", _or(parts)  # kinds checked at run time
         if t is ast.Record:
             names = sorted((n for n, _ in e.fields), key=runtime.tlc_key)
             parts = dict((n, self.expr(x, env)) for n, x in e.fields)
@@ -1171,8 +1181,10 @@ class Compiler:
                 key = (sym.module, sym.name)
                 flags = IMPURE if key in IMPURE_OPS else 0
                 int_op = INT_OPS.get(key)
-                if int_op is not None and not any(self._is_int_code(a) for a in args):
+                if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"
+                elif key == ("Integers", "-.") and self._is_int_code(args[0]):
+                    code = f"(-{args[0]})"
                 else:
                     code = native.format(*args)
                 if key in INT_VALUED:

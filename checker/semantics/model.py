@@ -13,6 +13,7 @@ from ..interface import Model
 from . import compiler as comp
 from . import temporal
 from .compiler import CompileError, Compiler
+from .runtime import AssertFailure
 from .values import (
     EvalError,
     Fn,
@@ -165,6 +166,9 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         return compiler.compile_predicate(e, denv, f"inv_{name}", boolean)
 
     invariants = [(n.name, pred(n.name)) for n in cfg.invariants]
+    for n, (_, inv) in zip(cfg.invariants, invariants, strict=True):
+        if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
+            raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
     constraints = [pred(n.name) for n in cfg.constraints]
     action_constraints = []
     for n in cfg.action_constraints:
@@ -248,6 +252,14 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     return Built(model, compiler, assumptions, warnings)
+
+
+def _is_false(inv) -> bool:
+    """A constant invariant's value; an evaluation error is left to the search to report."""
+    try:
+        return inv(None) is False
+    except (EvalError, AssertFailure):
+        return False
 
 
 def _extends_closure(loaded: LoadedSpec) -> list:

@@ -36,12 +36,14 @@ from .values import (
 )
 
 __all__ = [
-    "app", "app_n", "field", "except_", "domain", "cup", "cap", "diff", "subseteq", "card",
+    "app", "app_n", "field", "except_", "domain", "setenum", "cup", "cap", "diff", "subseteq",
+    "card",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
-    "add", "sub", "mul", "lt", "le", "gt", "ge", "member", "not_member", "setmap", "setfilter",
-    "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError", "Fn",
+    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
+    "setfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError",
+    "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]
@@ -67,15 +69,28 @@ def app(f, x):
     if t is Fn:
         keys, vals = f
         try:
-            return vals[keys.index(x)]
+            i = keys.index(x)
         except ValueError:
             pass
+        else:
+            if type(keys[i]) is type(x):
+                return vals[i]
+            _bool_int_key(keys, keys[i], x)  # Python found TRUE at key 1 (or 1 at key TRUE)
         raise EvalError(f"Attempted to apply function:\n{show(f)}\nto argument {show(x)}, which "
                         f"is not in the domain of the function.")
     apply = getattr(f, "apply", None)  # a recursive function definition, built lazily
     if apply is not None:
         return apply(x)
     raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
+
+
+def _bool_int_key(keys: tuple, k, x) -> None:
+    """TLC's error for a Boolean argument of a function over integers, or the reverse."""
+    if type(x) is bool and all(type(j) is int for j in keys) and (
+            keys[-1] - keys[0] == len(keys) - 1):
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis in the integer "
+                        f"interval {keys[0]}..{keys[-1]}")
+    raise EvalError(f"Attempted to compare {_kind(x)} {show(x)} with non-{_kind(x)}:\n{show(k)}")
 
 
 def app_n(f, args: tuple):
@@ -128,8 +143,38 @@ def _set(v):
     return v if type(v) is frozenset else as_set(v)
 
 
+def setenum(elems: tuple) -> frozenset:
+    """{a, b, ...}: TLC sorts the elements, an error if two are of different kinds (and
+    Python would merge TRUE and 1)."""
+    s = frozenset(elems)  # first: an unknown value (in ENABLED) raises here
+    t = type(elems[0])
+    for x in elems:
+        if type(x) is not t:
+            _mixed_kinds(elems)
+            break
+    return s
+
+
+def _mixed_kinds(elems: tuple) -> None:
+    kinds = [_kind(x) for x in elems]
+    first = next((i for i, k in enumerate(kinds) if k != "model value"), None)
+    if first is None:
+        return
+    for x, k in zip(elems[first + 1:], kinds[first + 1:], strict=True):
+        if k != kinds[first] and k != "model value":
+            raise EvalError(f"Attempted to compare {k} {show(x)} with non-{k}:\n"
+                            f"{show(elems[first])}")
+
+
 def cup(a, b):
-    return _set(a) | _set(b)
+    a, b = _set(a), _set(b)
+    if a and b:
+        x, y = next(iter(a)), next(iter(b))
+        if type(x) is not type(y):  # TLC compares the elements of one with the other's
+            x, y = ordered(a)[0], ordered(b)[0]
+            if type(x) is not ModelValue and type(y) is not ModelValue:
+                eq(x, y)
+    return a | b
 
 
 def cap(a, b):
@@ -183,12 +228,16 @@ _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality,
 
 
 def idiv(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("\\div", a, b)
     if b == 0:
         raise EvalError("The second argument of \\div is 0.")
     return a // b
 
 
 def imod(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("%", a, b)
     if b <= 0:
         raise EvalError(f"The second argument of % should be a positive number, but instead it "
                         f"is:\n{show(b)}")
@@ -196,6 +245,8 @@ def imod(a, b):
 
 
 def ipow(a, b):
+    if type(a) is not int or type(b) is not int:
+        _not_int("^", a, b)
     if b < 0:
         raise EvalError(f"The second argument of ^ must be non-negative, found {b}")
     return a ** b
@@ -229,6 +280,11 @@ def tail(s):
 
 def subseq(s, m, n):
     _seq(s, "SubSeq")
+    if type(m) is not int or type(n) is not int:
+        if m is UNKNOWN or n is UNKNOWN:
+            raise UnknownUsed
+        raise EvalError(f"The arguments of SubSeq must be integers, found {show(m)} and "
+                        f"{show(n)}")
     if m > n:
         return ()
     if not 1 <= m <= len(s):
@@ -312,21 +368,93 @@ TLC_REGISTERS: dict = {}
 
 
 def eq(a, b):
-    """a = b, with TLC's error for values of different kinds (a model value is unequal to
-    everything else, without error)."""
-    if type(a) is type(b):
+    """a = b, with TLC's error for values of different kinds, also inside sequences, records,
+    functions and sets (a model value is unequal to everything else, without error)."""
+    t = type(a)
+    if t is type(b):
         if a == b:
             return True
-        if type(a) is frozenset:  # TLC compares elements: kinds must agree
-            for x in a - b:
-                member(x, b)
+        # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and
+        # sets of different sizes, functions of different domains are unequal at once.
+        if t is tuple:
+            if len(a) == len(b):
+                return _tlc_equals(a, b)
+        elif t is Fn:
+            if a[0] == b[0]:
+                return _tlc_equals(a, b)
+        elif t is frozenset and len(a) == len(b) and _shape(a) != _shape(b):
+            return _tlc_equals(a, b)
         return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
-    raise EvalError(f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}")
+    raise EvalError(_unequal_kinds(a, ka, b))
+
+
+def _unequal_kinds(a, ka: str, b) -> str:
+    """TLC's message for a = b with b of another kind than a."""
+    if ka == "boolean":
+        return f"Attempted to compare equality of boolean {show(a)} with non-boolean:\n{show(b)}"
+    if type(a) is Fn and all(type(k) is str for k in a[0]):
+        return f"Attempted to check equality of record:\n{show(a)}\nwith non-record\n{show(b)}"
+    if ka == "function":  # TLC prints the empty sequence as << >> here
+        return (f"Attempted to check equality of the function {show(a) if a != () else '<< >>'}"
+                f" with the value:\n{show(b)}")
+    if ka == "set":
+        return f"Attempted to check equality of the set {show(a)} with the value:\n{show(b)}"
+    return f"Attempted to check equality of {ka} {show(a)} with non-{ka}:\n{show(b)}"
+
+
+def _tlc_equals(a, b) -> bool:
+    """TLC's equality of two values of one kind, walked as TLC walks it: sequences and sets
+    of different sizes and functions of different domains are unequal without a look inside;
+    otherwise parts are compared in order until the first unequal pair (an error if their
+    kinds differ)."""
+    t = type(a)
+    if t is not type(b):
+        return eq(a, b)
+    if t is tuple:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b)  # noqa: B905 - same length
+    elif t is Fn:
+        if a[0] != b[0]:
+            return False
+        pairs = zip(a[1], b[1])  # noqa: B905 - same length
+    elif t is frozenset:
+        if len(a) != len(b):
+            return False
+        pairs = zip(ordered(a), ordered(b))  # noqa: B905 - same length
+    else:
+        return a == b
+    for x, y in pairs:
+        if not eq(x, y):
+            return False
+    return True
+
+
+def _shape(v):
+    """The kinds of a value and of all its parts: two sets of one shape compare without error,
+    so their exact walk (_tlc_equals, a sort) runs only when shapes differ. A set's shape is
+    remembered (sets are shared between states; the table stays small)."""
+    t = type(v)
+    if t is tuple:
+        return ("seq", *[_shape(x) for x in v])
+    if t is Fn:
+        return ("fn", v[0], *[_shape(x) for x in v[1]])
+    if t is not frozenset:
+        return _KIND_OF.get(t) or _kind(v)
+    shape = _SHAPES.get(v)
+    if shape is None:
+        if len(_SHAPES) > 20_000:
+            _SHAPES.clear()
+        shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
+    return shape
+
+
+_SHAPES: dict = {}
 
 
 def member(x, s) -> bool:
@@ -349,23 +477,17 @@ def not_member(x, s) -> bool:
 
 
 def _check_kinds(x, s: frozenset) -> None:
-    """TLC's error if x cannot be compared with some element of s."""
-    kinds = _SET_KINDS.get(id(s))
-    if kinds is None or kinds[0] is not s:
-        if len(_SET_KINDS) > 100_000:
-            _SET_KINDS.clear()
-        kinds = _SET_KINDS[id(s)] = (s, frozenset(_KIND_OF.get(type(e)) or _kind(e)
-                                                  for e in s))
-    kx = _KIND_OF.get(type(x)) or _kind(x)
-    if len(kinds[1]) == 1 and kx in kinds[1]:
+    """TLC's error if x cannot be compared with some element of s (TLC compares x with the
+    elements in order)."""
+    shapes = _shape(s)[1]
+    if len(shapes) == 1 and _shape(x) in shapes:
         return
     for e in ordered(s):
-        eq(e, x)  # raises on the first element of another kind
+        eq(e, x)  # raises on the first element that cannot be compared with x
 
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
             frozenset: "set", tuple: "function", Fn: "function"}
-_SET_KINDS: dict = {}
 
 
 def _kind(v) -> str:
@@ -445,6 +567,11 @@ _NOT_BOOLEAN = (
 
 
 def _not_int(op: str, a, b):
+    for v in (a, b):
+        if type(v) is ModelValue:
+            v._not_a_number()
+        if v is UNKNOWN:
+            raise UnknownUsed
     if type(a) is not int:
         raise EvalError(f"The first argument of {op} should be an integer, but instead it "
                         f"is:\n{show(a)}")
@@ -488,6 +615,17 @@ def gt(a, b):
     if type(a) is int and type(b) is int:
         return a > b
     _not_int(">", a, b)
+
+
+def ineg(a):
+    """-a."""
+    if type(a) is int:
+        return -a
+    if type(a) is ModelValue:
+        a._not_a_number()
+    if a is UNKNOWN:
+        raise UnknownUsed
+    raise EvalError(f"The argument of - should be an integer, but instead it is:\n{show(a)}")
 
 
 def ge(a, b):

@@ -174,8 +174,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
                            f"{error_message(e)}", span=built.compiler.span_of(e) or span,
                            variables=variables, seconds=time.perf_counter() - started)
-        except AssertFailure as e:
-            return Outcome(V.ASSERT, message=e.message, span=span, variables=variables,
+        except AssertFailure as e:  # TLC: the assumption failed (exit 10), not an Assert (14)
+            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
+                           f"{e.message}", span=span, variables=variables,
                            seconds=time.perf_counter() - started)
         if ok is not True:
             message = (f"Assumption {_loc(span)} is false." if ok is False else

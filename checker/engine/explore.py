@@ -33,10 +33,12 @@ FAILURES = (AssertFailure, *EVAL_ERRORS)
 
 
 def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> _Stop:
-    """The stop for an evaluation error or a failed Assert (its own verdict, as in TLC), with
-    the behaviour that led to the state being evaluated."""
+    """The stop for an evaluation error or a failed Assert, with the behaviour that led to the
+    state being evaluated. As in TLC, an Assert is its own verdict (exit 14) in an action, a
+    constraint or a property, and an evaluation error in the initial states or an invariant."""
     message = error_message(e) if where is None else f"{error_message(e)}\n{where}"
-    verdict = ASSERT if isinstance(e, AssertFailure) else ERROR
+    own = isinstance(e, AssertFailure) and error_at[0] not in ("init", "invariant")
+    verdict = ASSERT if own else ERROR
     return _Stop(verdict, prop, trace, message, error_at, e)
 
 

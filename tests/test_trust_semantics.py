@@ -450,7 +450,8 @@ def test_an_assumption_that_cannot_be_evaluated_exits_10_as_in_tlc(tmp_path):
     ("con", "assert", 14), ("next", "assert", 14), ("prop", "assert", 14)])
 def test_a_failed_assert_has_tlcs_verdict_for_where_it_failed(tmp_path, where, verdict, code):
     """TLC 2.18 exits 14 for an Assert only in an action, a CONSTRAINT or a property; in an
-    ASSUME the assumption failed (10), in Init or an invariant it is an evaluation error (75, 76)."""
+    ASSUME the assumption failed (10), in Init or an invariant it is an evaluation error (TLC:
+    75, 76)."""
     boom = 'Assert(x < 1, "boom")'
     parts = {"assume": "TRUE", "init": "x = 0", "next": "x < 2 /\\ x' = x + 1", "inv": "TRUE",
              "con": "TRUE", "prop": "TRUE"}

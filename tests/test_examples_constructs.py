@@ -205,3 +205,23 @@ def test_variables_without_an_initial_predicate_are_still_refused(tmp_path):
     (tmp_path / "M.cfg").write_text("\n")
     with pytest.raises(ConfigError, match="neither SPECIFICATION nor both INIT and NEXT"):
         check(tmp_path / "M.tla")
+
+
+@pytest.mark.parametrize("guard, generated", [
+    # TLC 2.18: 3 distinct states each time; the generated counts are TLC's.
+    ("x >= 0 => \\E q \\in {1, 2, 3} : q > x", 6),
+    ("~(x < 0) => (x = 0 \\/ x >= 0)", 4),
+    ("x = 1 => (x = 0 \\/ x >= 0)", 3),
+    ("\\A r \\in {1, 2} : x >= 0 => \\E q \\in {1, 2, 3} : q > x", 14),
+])
+def test_an_implication_in_an_action_enumerates_its_consequent(tmp_path, guard, generated):
+    """TLC evaluates P => Q in an action as: P, then Q as an action when P holds, so each way
+    through an \\E or \\/ in Q makes a successor (Paxos' Voting: ShowsSafeAt's
+    `(c # -1) => \\E a \\in Q : VotedFor(a, c, v)`, 451 generated, not 406)."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        f"A == ({guard}) /\\ x' = x + 1\nNext == x < 2 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 3, generated, 3), out.message

@@ -428,6 +428,18 @@ class Compiler:
                 self._gen(item, env, pending, lines, depth)
                 self.primes = saved
             return
+        if (isinstance(e, ast.OpApp) and e.op == "=>" and "=>" not in env.locals
+                and self._branches(e.args[1], env, set())):
+            # TLC evaluates P, then Q as an action when P holds: every way through Q counts.
+            cond, _ = self.cond(e.args[0], env, B_IMPLIES_P)
+            lines.append(f"{pad}if {cond}:{self._tag(e.args[0].span)}")
+            saved = dict(self.primes)
+            self._gen(e.args[1], env, pending, lines, depth + 1)
+            self.primes = saved
+            lines.append(f"{pad}else:")
+            self._continue(pending, lines, depth + 1, e.span)
+            self.primes = dict(saved)
+            return
         if isinstance(e, ast.If):
             cond, _ = self.cond(e.cond, env, B_IF)
             lines.append(f"{pad}if {cond}:{self._tag(e.cond.span)}")
@@ -640,6 +652,8 @@ class Compiler:
             return True
         if isinstance(e, ast.OpApp) and e.op == r"\land" and e.op not in env.locals:
             return any(self._branches(x, env, seen) for x in e.args)
+        if isinstance(e, ast.OpApp) and e.op == "=>" and e.op not in env.locals:
+            return self._branches(e.args[1], env, seen)
         if isinstance(e, ast.Quant):
             return e.kind == "E" or self._branches(e.body, env, seen)
         if isinstance(e, ast.If):

@@ -225,3 +225,42 @@ def test_an_implication_in_an_action_enumerates_its_consequent(tmp_path, guard, 
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
         "ok", 3, generated, 3), out.message
+
+
+@pytest.mark.parametrize("defs, guard, generated", [
+    # TLC 2.18: 4 distinct states each time; the generated counts are TLC's.
+    ("SafeAt(b) == LET SA[bb \\in 0..5] == bb >= 0 \\/ bb = 0 IN SA[b]", "SafeAt(x)", 5),
+    ("SafeAt(b) == LET SA[bb \\in 0..5] == bb = 0 \\/ \\E c \\in 0..(bb-1) : SA[c] IN SA[b]",
+     "SafeAt(x)", 5),
+    ("", "LET g == [bb \\in 0..5 |-> bb >= 0 \\/ bb = 0] IN g[x] /\\ g[x]", 7),
+    ("", "[bb \\in 0..5 |-> bb >= 0 \\/ bb = 0][x]", 5),
+    ("g == [bb \\in 0..5 |-> bb >= x \\/ bb = 0]", "g[x]", 5),
+    ("g == [a \\in 0..5, b \\in 0..x+1 |-> a >= 0 \\/ b = 1]", "g[x, 1]", 7),
+    ("SA[bb \\in 0..5] == bb >= x \\/ bb = 0", "SA[x]", 5),
+    # constant definitions of the module are computed once, at the start: a plain value
+    ("SA[bb \\in 0..5] == bb >= 0 \\/ bb = 0", "SA[x]", 4),
+    ("f == [bb \\in 0..5 |-> bb >= 0 \\/ bb = 0]", "f[x]", 4),
+])
+def test_a_function_applied_in_an_action_enumerates_its_body(tmp_path, defs, guard, generated):
+    """TLC applies a function it has not computed yet (a [x \\in S |-> e], a LET or
+    state-dependent definition, a recursive one) by evaluating its body in the action, so an
+    \\E or \\/ in it branches (byzpaxos VoteProof's SafeAt: 318877 generated, not 27727)."""
+    (tmp_path / "M.tla").write_text(
+        f"---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n{defs}\n"
+        f"A == ({guard}) /\\ x' = x + 1\nNext == x < 3 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 4, generated, 4), out.message
+
+
+def test_a_lazy_function_applied_outside_its_domain_in_an_action_is_tlcs_error(tmp_path):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "A == ([bb \\in 0..1 |-> bb >= 0 \\/ bb = 0][x]) /\\ x' = x + 1\n"
+        "Next == x < 3 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code, out.states_generated, out.distinct_states,
+            out.trace_length) == ("error", 75, 4, 3, 3)
+    assert "the first argument is:\n2\nwhich is not in its domain." in out.message

@@ -2,7 +2,7 @@
 CommunityModules that kipcheck ships (Folds, FiniteSetsExt, Functions, SequencesExt) and `\\o`
 on strings. Every expected value is what TLC 2.18 printed for the same expression, with the
 CommunityModules' own .tla files on its path. Where the order of elements matters, the cases use
-numbers: kipcheck's order of strings only approximates TLC's intern order.
+numbers, except in the tests of the order of strings at the end.
 """
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
 from checker.api import check
+from checker.cli import main
 from checker.frontend.errors import ConfigError
 
 F = '[i \\in {"a", "b", "c"} |-> IF i = "a" THEN 3 ELSE 5]'
@@ -264,3 +267,46 @@ def test_a_lazy_function_applied_outside_its_domain_in_an_action_is_tlcs_error(t
     assert (out.verdict, out.exit_code, out.states_generated, out.distinct_states,
             out.trace_length) == ("error", 75, 4, 3, 3)
     assert "the first argument is:\n2\nwhich is not in its domain." in out.message
+
+
+STRING_ORDER = """---- MODULE T ----
+EXTENDS Naturals, Sequences, TLC
+CONSTANT K
+VARIABLE x
+Init == x = CHOOSE s \\in {"c", "b", "a"} : TRUE
+Next == \\E s \\in {"yy", "Op9", "d", "c", "b"} : x' = s
+Inv == x # "d"
+Sets == <<{"zeta", "x", "alpha"}, {"q", "Len", "Append"}, {"m", "TRUE", "Nat", "l", "Seq"},
+          {"later", "Init", "Inv"}, {"j", "cfgval"}, {"sum", "Nat", "n", "a"}>>
+Op9 == 1
+====
+"""
+
+
+def _string_order_spec(tmp_path, invariant):
+    (tmp_path / "T.tla").write_text(STRING_ORDER)
+    (tmp_path / "T.cfg").write_text(
+        f'CONSTANT K = "cfgval"\nINIT Init\nNEXT Next\nINVARIANT {invariant}\n')
+    return tmp_path / "T.tla"
+
+
+def test_strings_are_ordered_as_tlc_interns_them(tmp_path):
+    """TLC orders strings by when it first interned them: the .cfg's values, the root module's
+    identifiers as read (Op9 is defined after its use as a string), the standard modules'
+    names (Nat, Len, Append, a and b of Naturals' `a + b`), then the strings themselves, in the
+    order the root module's text has them. CHOOSE takes the first: TLC 2.18 picks "a", then
+    meets "d" third among the successors: 4 states generated, 4 distinct, 2 left, depth 2."""
+    out = check(_string_order_spec(tmp_path, "Inv"))
+    assert (out.verdict, out.states_generated, out.distinct_states, out.states_left,
+            out.depth, out.trace_length) == ("invariant", 4, 4, 2, 2, 2)
+    text = CliRunner().invoke(main, ["check", str(tmp_path / "T.tla")]).output
+    assert 'x = "a"' in text and 'x = "d"' in text
+
+
+def test_a_set_of_strings_prints_in_tlcs_order(tmp_path):
+    """TLC 2.18 prints these sets in this order (PrintT of each)."""
+    spec = _string_order_spec(tmp_path, "Inv")
+    spec.write_text(STRING_ORDER.replace("Op9 == 1", "Op9 == 1\nASSUME PrintT(Sets)"))
+    text = CliRunner().invoke(main, ["check", str(spec)]).output
+    assert ('<<{"x", "zeta", "alpha"}, {"Len", "Append", "q"}, {"TRUE", "Nat", "Seq", "m", "l"}, '
+            '{"Init", "Inv", "later"}, {"cfgval", "j"}, {"Nat", "a", "n", "sum"}>>') in text

@@ -310,3 +310,19 @@ def test_a_set_of_strings_prints_in_tlcs_order(tmp_path):
     text = CliRunner().invoke(main, ["check", str(spec)]).output
     assert ('<<{"x", "zeta", "alpha"}, {"Len", "Append", "q"}, {"TRUE", "Nat", "Seq", "m", "l"}, '
             '{"Init", "Inv", "later"}, {"cfgval", "j"}, {"Nat", "a", "n", "sum"}>>') in text
+
+
+@pytest.mark.parametrize("guard, generated", [
+    # TLC 2.18, 2 distinct states each time: the initial predicate branches on an
+    # implication's consequent but applies a function as a value.
+    ("TRUE => (1 = 1 \\/ 2 = 2)", 6),
+    ("[b \\in 0..2 |-> b = 1 \\/ b >= 1][1]", 4),
+    ("LET g[b \\in 0..2] == b = 1 \\/ b >= 1 IN g[1]", 4),
+])
+def test_the_initial_predicate_branches_as_tlcs(tmp_path, guard, generated):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\n"
+        f"Init == ({guard}) /\\ x \\in {{0, 1}}\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 2, generated)

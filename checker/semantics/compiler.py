@@ -589,7 +589,10 @@ class Compiler:
         """(key, bounds, body, body env) when f is a function TLC keeps unevaluated: a
         `[x \\in S |-> e]`, a LET-defined one, or a recursive or state-dependent definition.
         TLC applies such a function in an action by evaluating its body there, so an \\E or
-        \\/ in the body branches. Constant definitions of the module are computed at start."""
+        \\/ in the body branches. Constant definitions of the module are computed at start.
+        The initial predicate evaluates f[a] as a value: TLC does not branch there."""
+        if self.mode != "action":
+            return None
         if isinstance(f, ast.FuncCons):
             return id(f), f.bounds, f.body, env
         if not isinstance(f, ast.Ident):

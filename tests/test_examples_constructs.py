@@ -326,3 +326,21 @@ def test_the_initial_predicate_branches_as_tlcs(tmp_path, guard, generated):
     (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 2, generated)
+
+
+@pytest.mark.parametrize("init, generated", [
+    # TLC 2.18, 2 distinct states each time. Once every variable has its value, TLC
+    # evaluates the remaining conjuncts of the initial predicate as Booleans (Bakery's
+    # ISpec, whose Init is TypeOK /\ IInv: 3403584 generated, as TLC).
+    ("x \\in {0, 1} /\\ (TRUE => \\A j \\in {1} : (1 = 1 \\/ 2 = 2))", 4),
+    ("x \\in {0, 1} /\\ (\\A j \\in {1} : (1 = 1 \\/ 2 = 2))", 4),
+    ("(TRUE => (1 = 1 \\/ 2 = 2)) /\\ x \\in {0, 1}", 6),
+])
+def test_the_initial_predicate_stops_branching_once_every_variable_is_set(tmp_path, init,
+                                                                          generated):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\n"
+        f"Init == {init}\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 2, generated)

@@ -688,6 +688,11 @@ class Compiler:
             if nxt == "__emit__":
                 lines.append("    " * depth + nenv)
                 return
+            if self.mode == "init" and all(v in self.primes for v in self.variables):
+                # TLC: once the initial predicate has assigned every variable, the conjuncts
+                # left are evaluated as Booleans (no \\/, \\E or => branches any more).
+                self._guard(nxt, nenv, rest, lines, depth)
+                return
             self._gen(nxt, nenv, rest, lines, depth)
         else:
             self._emit_done(lines, depth, span)

@@ -2,7 +2,7 @@
 CommunityModules that kipcheck ships (Folds, FiniteSetsExt, Functions, SequencesExt) and `\\o`
 on strings. Every expected value is what TLC 2.18 printed for the same expression, with the
 CommunityModules' own .tla files on its path. Where the order of elements matters, the cases use
-numbers: kipcheck's order of strings only approximates TLC's intern order.
+numbers, except in the tests of the order of strings at the end.
 """
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
 from checker.api import check
+from checker.cli import main
 from checker.frontend.errors import ConfigError
 
 F = '[i \\in {"a", "b", "c"} |-> IF i = "a" THEN 3 ELSE 5]'
@@ -205,3 +208,139 @@ def test_variables_without_an_initial_predicate_are_still_refused(tmp_path):
     (tmp_path / "M.cfg").write_text("\n")
     with pytest.raises(ConfigError, match="neither SPECIFICATION nor both INIT and NEXT"):
         check(tmp_path / "M.tla")
+
+
+@pytest.mark.parametrize("guard, generated", [
+    # TLC 2.18: 3 distinct states each time; the generated counts are TLC's.
+    ("x >= 0 => \\E q \\in {1, 2, 3} : q > x", 6),
+    ("~(x < 0) => (x = 0 \\/ x >= 0)", 4),
+    ("x = 1 => (x = 0 \\/ x >= 0)", 3),
+    ("\\A r \\in {1, 2} : x >= 0 => \\E q \\in {1, 2, 3} : q > x", 14),
+])
+def test_an_implication_in_an_action_enumerates_its_consequent(tmp_path, guard, generated):
+    """TLC evaluates P => Q in an action as: P, then Q as an action when P holds, so each way
+    through an \\E or \\/ in Q makes a successor (Paxos' Voting: ShowsSafeAt's
+    `(c # -1) => \\E a \\in Q : VotedFor(a, c, v)`, 451 generated, not 406)."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        f"A == ({guard}) /\\ x' = x + 1\nNext == x < 2 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 3, generated, 3), out.message
+
+
+@pytest.mark.parametrize("defs, guard, generated", [
+    # TLC 2.18: 4 distinct states each time; the generated counts are TLC's.
+    ("SafeAt(b) == LET SA[bb \\in 0..5] == bb >= 0 \\/ bb = 0 IN SA[b]", "SafeAt(x)", 5),
+    ("SafeAt(b) == LET SA[bb \\in 0..5] == bb = 0 \\/ \\E c \\in 0..(bb-1) : SA[c] IN SA[b]",
+     "SafeAt(x)", 5),
+    ("", "LET g == [bb \\in 0..5 |-> bb >= 0 \\/ bb = 0] IN g[x] /\\ g[x]", 7),
+    ("", "[bb \\in 0..5 |-> bb >= 0 \\/ bb = 0][x]", 5),
+    ("g == [bb \\in 0..5 |-> bb >= x \\/ bb = 0]", "g[x]", 5),
+    ("g == [a \\in 0..5, b \\in 0..x+1 |-> a >= 0 \\/ b = 1]", "g[x, 1]", 7),
+    ("SA[bb \\in 0..5] == bb >= x \\/ bb = 0", "SA[x]", 5),
+    # constant definitions of the module are computed once, at the start: a plain value
+    ("SA[bb \\in 0..5] == bb >= 0 \\/ bb = 0", "SA[x]", 4),
+    ("f == [bb \\in 0..5 |-> bb >= 0 \\/ bb = 0]", "f[x]", 4),
+])
+def test_a_function_applied_in_an_action_enumerates_its_body(tmp_path, defs, guard, generated):
+    """TLC applies a function it has not computed yet (a [x \\in S |-> e], a LET or
+    state-dependent definition, a recursive one) by evaluating its body in the action, so an
+    \\E or \\/ in it branches (byzpaxos VoteProof's SafeAt: 318877 generated, not 27727)."""
+    (tmp_path / "M.tla").write_text(
+        f"---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n{defs}\n"
+        f"A == ({guard}) /\\ x' = x + 1\nNext == x < 3 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 4, generated, 4), out.message
+
+
+def test_a_lazy_function_applied_outside_its_domain_in_an_action_is_tlcs_error(tmp_path):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "A == ([bb \\in 0..1 |-> bb >= 0 \\/ bb = 0][x]) /\\ x' = x + 1\n"
+        "Next == x < 3 /\\ A\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.exit_code, out.states_generated, out.distinct_states,
+            out.trace_length) == ("error", 75, 4, 3, 3)
+    assert "the first argument is:\n2\nwhich is not in its domain." in out.message
+
+
+STRING_ORDER = """---- MODULE T ----
+EXTENDS Naturals, Sequences, TLC
+CONSTANT K
+VARIABLE x
+Init == x = CHOOSE s \\in {"c", "b", "a"} : TRUE
+Next == \\E s \\in {"yy", "Op9", "d", "c", "b"} : x' = s
+Inv == x # "d"
+Sets == <<{"zeta", "x", "alpha"}, {"q", "Len", "Append"}, {"m", "TRUE", "Nat", "l", "Seq"},
+          {"later", "Init", "Inv"}, {"j", "cfgval"}, {"sum", "Nat", "n", "a"}>>
+Op9 == 1
+====
+"""
+
+
+def _string_order_spec(tmp_path, invariant):
+    (tmp_path / "T.tla").write_text(STRING_ORDER)
+    (tmp_path / "T.cfg").write_text(
+        f'CONSTANT K = "cfgval"\nINIT Init\nNEXT Next\nINVARIANT {invariant}\n')
+    return tmp_path / "T.tla"
+
+
+def test_strings_are_ordered_as_tlc_interns_them(tmp_path):
+    """TLC orders strings by when it first interned them: the .cfg's values, the root module's
+    identifiers as read (Op9 is defined after its use as a string), the standard modules'
+    names (Nat, Len, Append, a and b of Naturals' `a + b`), then the strings themselves, in the
+    order the root module's text has them. CHOOSE takes the first: TLC 2.18 picks "a", then
+    meets "d" third among the successors: 4 states generated, 4 distinct, 2 left, depth 2."""
+    out = check(_string_order_spec(tmp_path, "Inv"))
+    assert (out.verdict, out.states_generated, out.distinct_states, out.states_left,
+            out.depth, out.trace_length) == ("invariant", 4, 4, 2, 2, 2)
+    text = CliRunner().invoke(main, ["check", str(tmp_path / "T.tla")]).output
+    assert 'x = "a"' in text and 'x = "d"' in text
+
+
+def test_a_set_of_strings_prints_in_tlcs_order(tmp_path):
+    """TLC 2.18 prints these sets in this order (PrintT of each)."""
+    spec = _string_order_spec(tmp_path, "Inv")
+    spec.write_text(STRING_ORDER.replace("Op9 == 1", "Op9 == 1\nASSUME PrintT(Sets)"))
+    text = CliRunner().invoke(main, ["check", str(spec)]).output
+    assert ('<<{"x", "zeta", "alpha"}, {"Len", "Append", "q"}, {"TRUE", "Nat", "Seq", "m", "l"}, '
+            '{"Init", "Inv", "later"}, {"cfgval", "j"}, {"Nat", "a", "n", "sum"}>>') in text
+
+
+@pytest.mark.parametrize("guard, generated", [
+    # TLC 2.18, 2 distinct states each time: the initial predicate branches on an
+    # implication's consequent but applies a function as a value.
+    ("TRUE => (1 = 1 \\/ 2 = 2)", 6),
+    ("[b \\in 0..2 |-> b = 1 \\/ b >= 1][1]", 4),
+    ("LET g[b \\in 0..2] == b = 1 \\/ b >= 1 IN g[1]", 4),
+])
+def test_the_initial_predicate_branches_as_tlcs(tmp_path, guard, generated):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\n"
+        f"Init == ({guard}) /\\ x \\in {{0, 1}}\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 2, generated)
+
+
+@pytest.mark.parametrize("init, generated", [
+    # TLC 2.18, 2 distinct states each time. Once every variable has its value, TLC
+    # evaluates the remaining conjuncts of the initial predicate as Booleans (Bakery's
+    # ISpec, whose Init is TypeOK /\ IInv: 3403584 generated, as TLC).
+    ("x \\in {0, 1} /\\ (TRUE => \\A j \\in {1} : (1 = 1 \\/ 2 = 2))", 4),
+    ("x \\in {0, 1} /\\ (\\A j \\in {1} : (1 = 1 \\/ 2 = 2))", 4),
+    ("(TRUE => (1 = 1 \\/ 2 = 2)) /\\ x \\in {0, 1}", 6),
+])
+def test_the_initial_predicate_stops_branching_once_every_variable_is_set(tmp_path, init,
+                                                                          generated):
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\n"
+        f"Init == {init}\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 2, generated)

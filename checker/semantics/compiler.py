@@ -176,6 +176,7 @@ class Compiler:
         self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        self._fn_gens: dict = {}  # lazy functions whose body an action is enumerating: name
         self._uses: list[set] = []
         self._binds: list[set] = []
         self.mode = "expr"  # expr | action | init: how variables and primes compile
@@ -428,6 +429,18 @@ class Compiler:
                 self._gen(item, env, pending, lines, depth)
                 self.primes = saved
             return
+        if (isinstance(e, ast.OpApp) and e.op == "=>" and "=>" not in env.locals
+                and self._branches(e.args[1], env, set())):
+            # TLC evaluates P, then Q as an action when P holds: every way through Q counts.
+            cond, _ = self.cond(e.args[0], env, B_IMPLIES_P)
+            lines.append(f"{pad}if {cond}:{self._tag(e.args[0].span)}")
+            saved = dict(self.primes)
+            self._gen(e.args[1], env, pending, lines, depth + 1)
+            self.primes = saved
+            lines.append(f"{pad}else:")
+            self._continue(pending, lines, depth + 1, e.span)
+            self.primes = dict(saved)
+            return
         if isinstance(e, ast.If):
             cond, _ = self.cond(e.cond, env, B_IF)
             lines.append(f"{pad}if {cond}:{self._tag(e.cond.span)}")
@@ -564,8 +577,88 @@ class Compiler:
                         binds[p.name] = ("val", local)
                     self._gen(d.body, denv.bind(binds), pending, lines, depth)
                     return
+        if isinstance(e, ast.FuncApp):
+            lazy = self._lazy_fn(e.func, env)
+            if lazy is not None and self._branches(lazy[2], lazy[3], {lazy[0]}) and (
+                    self._gen_fnapp(e, lazy, env, pending, lines, depth)):
+                return
         # Otherwise a guard.
         self._guard(e, env, pending, lines, depth)
+
+    def _lazy_fn(self, f, env: Env):
+        """(key, bounds, body, body env) when f is a function TLC keeps unevaluated: a
+        `[x \\in S |-> e]`, a LET-defined one, or a recursive or state-dependent definition.
+        TLC applies such a function in an action by evaluating its body there, so an \\E or
+        \\/ in the body branches. Constant definitions of the module are computed at start.
+        The initial predicate evaluates f[a] as a value: TLC does not branch there."""
+        if self.mode != "action":
+            return None
+        if isinstance(f, ast.FuncCons):
+            return id(f), f.bounds, f.body, env
+        if not isinstance(f, ast.Ident):
+            return None
+        b = env.locals.get(f.name)
+        if b is not None:
+            if b[0] in ("val", "lazy") and len(b) == 4 and isinstance(b[2], ast.FuncCons):
+                return id(b[2]), b[2].bounds, b[2].body, b[3]
+            if b[0] == "fndef" and len(b) == 4:
+                return id(b[2]), b[2].bounds, b[2].body, b[3][0]
+            return None
+        sym = env.scope.symbols.get(f.name)
+        if sym is None or sym.module in _STANDARD or f.name in self.overrides:
+            return None
+        d = sym.node
+        if isinstance(d, ast.FuncDef):
+            bounds, body = d.bounds, d.body
+        elif isinstance(d, ast.OpDef) and not d.params and isinstance(d.body, ast.FuncCons):
+            bounds, body = d.body.bounds, d.body.body
+        else:
+            return None
+        if id(d) not in self._fn_gens and self.expr(f, env)[1] == 0:
+            return None
+        return id(d), bounds, body, self._def_env(sym, env)
+
+    def _gen_fnapp(self, e: ast.FuncApp, lazy, env: Env, pending: list, lines: list[str],
+                   depth: int) -> bool:
+        """f[a] in an action, f lazy (see _lazy_fn): f's body with its parameter bound to a,
+        as a generator that yields once per way through it (it recurses for f[c] inside)."""
+        key, bounds, body, benv = lazy
+        if any(b.domain is None or b.tuple for b in bounds):
+            return False
+        names = [(n, b.domain) for b in bounds for n in b.names]
+        if len(names) != len(e.args):
+            return False
+        pad = "    " * depth
+        args = [self.expr(a, env)[0] for a in e.args]
+        gen = self._fn_gens.get(key)
+        if gen is None:
+            gen = self._local("fnbody")
+            params = [self._local(n) for n, _ in names]
+            lines.append(f"{pad}def {gen}({', '.join(params)}):")
+            lines.append(f"{pad}    if False:")
+            lines.append(f"{pad}        yield None")
+            binds = {}
+            ordinals = ("first", "second", "third")
+            for i, ((n, dom), p) in enumerate(zip(names, params, strict=True)):
+                dcode, _ = self.expr(dom, benv.bind(binds))
+                nth = ordinals[i] if i < len(ordinals) else f"{i + 1}th"
+                lines.append(f"{pad}    if not member({p}, {dcode}):")
+                lines.append(f"{pad}        raise EvalError('In applying the function, the {nth} "
+                             f"argument is:\\n' + show({p}) + '\\nwhich is not in its domain.', "
+                             f"{self._span_const(e.span)})")
+                binds[n] = ("val", p)
+            saved = dict(self.primes)
+            self._fn_gens[key] = gen
+            try:
+                self._gen(body, benv.bind(binds), [("__emit__", "yield None")], lines, depth + 1)
+            finally:
+                del self._fn_gens[key]
+            if self.primes != saved:
+                raise CompileError("a function applied in an action may not assign primed "
+                                   "variables", e.span)
+        lines.append(f"{pad}for _ in {gen}({', '.join(args)}):{self._tag(e.span)}")
+        self._continue(pending, lines, depth + 1, e.span)
+        return True
 
     def _guard(self, e, env: Env, pending: list, lines: list[str], depth: int) -> None:
         """`if e:` then the rest. A guard the compiler cannot prove Boolean is tested with
@@ -594,6 +687,11 @@ class Compiler:
             (nxt, nenv), rest = pending[0], pending[1:]
             if nxt == "__emit__":
                 lines.append("    " * depth + nenv)
+                return
+            if self.mode == "init" and all(v in self.primes for v in self.variables):
+                # TLC: once the initial predicate has assigned every variable, the conjuncts
+                # left are evaluated as Booleans (no \\/, \\E or => branches any more).
+                self._guard(nxt, nenv, rest, lines, depth)
                 return
             self._gen(nxt, nenv, rest, lines, depth)
         else:
@@ -640,6 +738,8 @@ class Compiler:
             return True
         if isinstance(e, ast.OpApp) and e.op == r"\land" and e.op not in env.locals:
             return any(self._branches(x, env, seen) for x in e.args)
+        if isinstance(e, ast.OpApp) and e.op == "=>" and e.op not in env.locals:
+            return self._branches(e.args[1], env, seen)
         if isinstance(e, ast.Quant):
             return e.kind == "E" or self._branches(e.body, env, seen)
         if isinstance(e, ast.If):
@@ -649,6 +749,12 @@ class Compiler:
                 e.other is not None and self._branches(e.other, env, seen))
         if isinstance(e, ast.Let):
             return self._branches(e.body, env, seen)
+        if isinstance(e, ast.FuncApp):
+            lazy = self._lazy_fn(e.func, env)
+            if lazy is not None and lazy[0] not in seen:
+                seen.add(lazy[0])
+                return self._branches(lazy[2], lazy[3], seen)
+            return False
         target = self._user_def(e, env)
         if target is not None and id(target[0]) not in seen:
             seen.add(id(target[0]))
@@ -746,8 +852,10 @@ class Compiler:
             elif isinstance(d, ast.FuncDef):
                 local = self._local(d.name)
                 self._note_binds([local])
-                b = ("fndef", local)
+                scope_of_body: list = []  # the env its body sees, for an action to expand it
+                b = ("fndef", local, d, scope_of_body)
                 inner = inner.bind({d.name: b})
+                scope_of_body.append(inner)
                 code, f = self._funcdef_value(d, inner)
                 out.append((d.name, b, local, code))
                 self._let_flags |= f

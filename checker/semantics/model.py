@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from .. import interface as ltl
 from ..frontend import LoadedSpec, ast
 from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
-from ..frontend.errors import ConfigError, Span
+from ..frontend.errors import ConfigError, Span, SpecError
+from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
 from . import compiler as comp
 from . import temporal
@@ -47,8 +48,11 @@ def cfg_value(v: CfgValue):
 
 
 def _intern_order(loaded: LoadedSpec) -> None:
-    """Approximate TLC's intern order: .cfg model values, then names and strings of the spec."""
+    """TLC's intern order, which orders its strings: the .cfg's values (read first), the
+    identifiers of the root module as its parser reads them, then those of the modules it
+    loads, and only then the strings, met as the modules are analysed (the root's last)."""
     reset_interning()
+    intern_names(("TRUE", "FALSE"))  # TLC's parser knows these before it reads anything
     cfg = loaded.config
     names = []
     if cfg is not None:
@@ -58,17 +62,40 @@ def _intern_order(loaded: LoadedSpec) -> None:
     intern_names(names)
     mods = list(loaded.modules.modules.values())
     root = loaded.root
-    ordered_mods = [root] + [m for m in mods if m is not root]
-    for m in ordered_mods:
-        intern_names(_idents(m))
+    intern_names(_read_idents(root, loaded.modules.sources))
+    standard_params = []
+    for m in mods:
+        if m is root:
+            continue
+        if m.file.startswith("<standard module"):
+            names, params = _interface_idents(m)
+            intern_names(names)
+            standard_params += params
+        else:
+            intern_names(_read_idents(m, loaded.modules.sources))
+    intern_names(standard_params)
     strings = []
     for m in [m for m in mods if m is not root] + [root]:
         strings += _strings(m)
     intern_names(strings)
 
 
+def _read_idents(m: ast.Module, sources: dict) -> list[str]:
+    """m's identifiers in the order of its text (declarations, parameters and uses alike).
+    kipcheck's own text of a standard module is not TLC's: only what both share counts there,
+    the names it defines and their parameters."""
+    text = sources.get(m.span.file) if m.span is not None else None
+    if text is None:
+        return _idents(m)
+    try:
+        return [t.value for t in Tokenizer(prepare(text, m.span.file), m.span.file).raw_tokens()
+                if t.type == "NAME"]
+    except SpecError:
+        return _idents(m)
+
+
 def _value_names(v: CfgValue, out: list) -> None:
-    if v.kind == "model":
+    if v.kind in ("model", "str"):
         out.append(v.value)
     elif v.kind in ("set", "tuple"):
         for x in v.value:
@@ -85,6 +112,24 @@ def _walk(node, visit) -> None:
             stack.extend(reversed(kids))
         elif isinstance(n, tuple):
             stack.extend(reversed(n))
+
+
+def _interface_idents(m: ast.Module) -> tuple[list[str], list[str]]:
+    """The names a standard module defines, then its parameters' names."""
+    names: list[str] = []
+    params: list[str] = []
+    for u in m.units:
+        if isinstance(u, ast.OpDef):
+            names.append(u.name)
+            params += [p.name for p in u.params]
+        elif isinstance(u, ast.FuncDef):
+            names.append(u.name)
+            params += [n for b in u.bounds for n in b.names]
+        elif isinstance(u, ast.Variables):
+            names += list(u.names)
+        elif isinstance(u, ast.Constants):
+            names += [p.name for p in u.decls]
+    return names, params
 
 
 def _idents(m: ast.Module) -> list[str]:

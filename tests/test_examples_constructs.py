@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from checker.api import check

@@ -115,17 +115,21 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         seen = parents
     action_ids = {id(a): i for i, a in enumerate(model.actions)}
 
-    def remember(key, parent, action, state, level) -> bool:
-        """Store `key` if new (True); its parent link says how `state` was reached."""
-        if parents is None:
-            if not add_seen(key):
-                return False
-            add_link(level, key, parent or 0, -1 if action is None else action_ids[id(action)])
-            return True
+    # remember(key, parent, action, state, level): store `key` if new (True), with the parent
+    # link that says how `state` was reached. The store decides which one, once.
+    def remember_fingerprint(key, parent, action, state, level) -> bool:
+        if not add_seen(key):
+            return False
+        add_link(level, key, parent or 0, -1 if action is None else action_ids[id(action)])
+        return True
+
+    def remember_state(key, parent, action, state, level) -> bool:
         if key in parents:
             return False
         parents[key] = (parent, action, state)
         return True
+
+    remember = remember_fingerprint if fingerprints else remember_state
     queue: deque = deque()
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}

@@ -14,7 +14,7 @@ DirValues == DirIds \cup Reserved
 \* Dir ids are typed as UUIDs (DirValues): a reserved id on a disk is a
 \* NoReservedDirIds violation, not a type error.
 LogRecords == [cur: SUBSET DirValues, fut: DirValues \cup {NONE},
-               phase: {"none", "copying", "caught", "acked"}]
+               phase: {"none", "copying", "caught", "acked", "stopped"}]
 PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Brokers,
                      dir: [Brokers -> DirValues], leader: Brokers \cup {NONE},
                      isr: SUBSET Brokers, lepoch: Nat]
@@ -101,9 +101,10 @@ Quiet(b) ==
     /\ dirty[b] = {}
 
 (* The controller's directory for replica (b, p) is the online dir holding    *)
-(* its current log, unless a move is under way.                               *)
+(* its current log, unless a move is under way (a stopped move's future log  *)
+(* does not count).                                                          *)
 DirMatches(b, p) ==
-    LiveReplicaOf(p, b) /\ logs[b][p].fut = NONE
+    LiveReplicaOf(p, b) /\ ~MoveUnderWay(logs[b][p])
         => \A c \in logs[b][p].cur \cap online[b] : part[p].dir[b] = c
 
 (* KAFKA-16297.  Safety form: whenever a running multi-dir broker has applied *)

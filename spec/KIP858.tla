@@ -76,6 +76,7 @@ CONSTANTS
     BugReservedDirId,           \* directory.id generated without excluding MIGRATING_DIR
     BugElectOutsideIsr,         \* unclean leader election: any live replica may lead
     BugKeepLeaderOnReregister,  \* a re-registering broker is fenced but keeps leadership
+    BugResumeAcceptedMove,      \* KAFKA-16082: an accepted move is resumed after a restart
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -93,7 +94,7 @@ ASSUME /\ Revision \in {"a", "b"}
                        BugNoRevertOnAbort, BugRetryDeletedTopic, BugAckUnsent,
                        BugUnfenceWithUnassigned, BugForeignDirId, BugReservedDirId,
                        BugElectOutsideIsr, BugKeepLeaderOnReregister,
-                       LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugResumeAcceptedMove, LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -104,7 +105,8 @@ VARIABLES
     knownFailed,  \* knownFailed[b]: dirs that failed while this incarnation ran (ids known)
     logs,         \* logs[b][p] = [cur: dirs holding a current log on disk,
                   \*               fut: dir of the future replica or NONE,
-                  \*               phase: "none" | "copying" | "caught" | "acked"]
+                  \*               phase: "none" | "copying" | "caught" | "acked"
+                  \*                      | "stopped" (source dir failed)]
     dirty,        \* dirty[b]: partitions with metadata changes b has not applied yet
     seen,         \* seen[b]: partitions present in the image when b started (not "new")
     \* ---- broker <-> controller ----
@@ -204,6 +206,9 @@ ImageDeleted(b, p) == part[p].state = "deleted" /\ p \notin dirty[b]
 \* Assignments of p the broker still has to get through: queued or in flight.
 PendingAssign(b, p) ==
     {queue[b][p]} \cup (IF inflight[b] = NONE THEN {} ELSE {inflight[b].asg[p]})
+
+\* A move is under way: a future log whose copy has not stopped on a dir failure.
+MoveUnderWay(L) == L.fut # NONE /\ L.phase # "stopped"
 
 \* A broker that stops loses its in-memory state; logs stay on disk; a move's
 \* future log survives and will be resumed (KIP-113).
@@ -377,7 +382,7 @@ Reconcile(b, p) ==
               q |-> IF \/ Revision = "a" /\ md # d0
                        \/ Revision = "b" /\ md = LOST
                     THEN Assign(d0) ELSE q0]}
-    ELSE IF L.fut # NONE
+    ELSE IF MoveUnderWay(L)
     THEN \* a move is under way (both dirs online).  The metadata already
          \* pointing at the future replica means it can be promoted once fully
          \* caught up; the metadata pointing at neither replica (e.g. UNASSIGNED
@@ -493,10 +498,13 @@ AssignResponse(b) ==
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
 
-\* What happens to a move when dir d fails ("Intra-broker replica movement").
+\* What happens to a move when dir d fails ("Intra-broker replica movement"):
+\* the move stops (ReplicaManager.handleLogDirFailure removes the alter-log-dirs
+\* fetcher) but the future log stays on its disk, failed or not, where a
+\* restart may find it (KAFKA-16082).
 AbortMove(L, d) ==
-    IF L.fut # NONE /\ (L.fut = d \/ d \in L.cur)
-    THEN [L EXCEPT !.fut = NONE, !.phase = "none"]
+    IF MoveUnderWay(L) /\ (L.fut = d \/ d \in L.cur)
+    THEN [L EXCEPT !.phase = "stopped"]
     ELSE L
 
 \* The queue entry of p after dir d failed.  Destination failed: revert the
@@ -511,7 +519,7 @@ RevertEntry(b, p, d) ==
         q0 == queue[b][p]
         sent == \/ L.phase = "acked"
                 \/ inflight[b] # NONE /\ inflight[b].asg[p] = L.fut
-    IN IF L.fut = NONE \/ (L.fut # d /\ d \notin L.cur) THEN q0
+    IN IF ~MoveUnderWay(L) \/ (L.fut # d /\ d \notin L.cur) THEN q0
        ELSE IF L.fut = d
        THEN IF q0 = d \/ (sent /\ ~BugNoRevertOnAbort) THEN TheDir(L.cur) ELSE q0
        ELSE IF q0 = L.fut \/ sent THEN (IF Revision = "a" THEN d ELSE LOST) ELSE q0
@@ -602,11 +610,34 @@ Crash(b) ==
     /\ HaltVolatile(b)
     /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars>>
 
-\* On startup a move is resumed if both its logs are on online dirs.
+\* On startup a move is resumed if both its logs are on online dirs.  A future
+\* log on a dir that did not load is forgotten (should that disk come back
+\* later, the move would resume: not modelled).
 Resume(L, on) ==
     IF L.fut # NONE /\ L.fut \in on /\ L.cur # {} /\ L.cur \subseteq on
     THEN [L EXCEPT !.phase = "copying"]
     ELSE [L EXCEPT !.fut = NONE, !.phase = "none"]
+
+\* KAFKA-16082 (LogManager.recoverAbandonedFutureLogs, run on the first
+\* metadata image after startup): a future log on a dir the image already
+\* assigns the replica to was acknowledged before the broker stopped; it is
+\* promoted at once and the current log deleted.  A current log on a dir that
+\* did not load stays on that disk; it is not modelled: should that disk come
+\* back, Kafka refuses to start with two logs of the partition and asks the
+\* operator to delete the one on the dir that failed (LogManager.loadLog), a
+\* step outside the protocol.  BugResumeAcceptedMove: the broker before that
+\* fix resumed such a move as if nothing had been acknowledged, or dropped the
+\* future log when the current one was offline, while the metadata pointed at
+\* the future log's dir.
+AcceptedMove(b, p, L, on) ==
+    /\ L.fut # NONE /\ L.fut \in on
+    /\ part[p].state = "live" /\ b \in part[p].replicas /\ part[p].dir[b] = L.fut
+
+StartLog(b, p, on) ==
+    LET L == logs[b][p]
+    IN IF ~BugResumeAcceptedMove /\ AcceptedMove(b, p, L, on)
+       THEN [cur |-> {L.fut}, fut |-> NONE, phase |-> "none"]
+       ELSE Resume(L, on)
 
 \* Start and register ("Broker lifecycle management", "Broker registration"):
 \* LogDirs = the dirs that loaded (a failed dir's id cannot be read); the
@@ -627,7 +658,7 @@ StartBroker(b, on, isZk) ==
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ hbPending' = [hbPending EXCEPT ![b] = {}]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
-    /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> Resume(logs[b][p], on)]]
+    /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> StartLog(b, p, on)]]
     /\ reg' = [reg EXCEPT ![b] = [dirs |-> on, fenced |-> ~isZk, epoch |-> reg[b].epoch + 1,
                                   zk |-> isZk, multi |-> Cardinality(on) > 1 \/ on # dirsOf[b]]]
     /\ part' = newPart

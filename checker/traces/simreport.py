@@ -56,14 +56,16 @@ def _found(o) -> str:
 def figures(o) -> list[str]:
     """Behaviours, rate, seed; lengths of the behaviours; how they ended; coverage."""
     lines = [f"{_count(o.behaviours, 'behaviour')} of at most {o.max_steps} steps, "
-             f"{o.states:,} states, "
-             f"{o.states_generated:,} states generated ({o.states_per_second:,} states/s); "
+             f"{_count(o.states, 'state')}, "
+             f"{_count(o.states_generated, 'state')} generated ({o.states_per_second:,} states/s); "
              f"seed {o.seed}."]
     if o.behaviours:
         low, median, high = o.length_figures()
         lines.append(f"Behaviour lengths (states): min {low}, median {median}, max {high}")
         lines += ["  " + row for row in histogram(o.lengths)]
-        ends = [f"{n:,} {ENDS.get(k, k)}" for k, n in sorted(o.ends.items())]
+        failed = "with the error" if o.verdict in (V.ASSERT, V.ERROR) else None
+        ends = [f"{n:,} {failed if k == 'violation' and failed else ENDS.get(k, k)}"
+                for k, n in sorted(o.ends.items())]
         if ends:
             lines.append("How they ended: " + ", ".join(ends) + ".")
     lines.append("Coverage (steps taken, successors generated; <Init>: behaviours, initial "

@@ -354,10 +354,12 @@ _SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budge
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
               help="Override a constant at every size (value in .cfg syntax).")
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Check each size in N worker processes (auto: one per core).")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
 def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defines,
-          no_deadlock, lib) -> None:
+          no_deadlock, workers, lib) -> None:
     """Check SPEC at every combination of its size knobs, smallest first: a table of verdicts,
     counts, time and peak memory per size."""
     from . import sweep as S
@@ -380,12 +382,14 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
     deadlock = False if no_deadlock else None
+    nworkers = _workers(workers)
     width = max(len(",".join(f"{k}={v}" for k, v in c.items())) for c in plan)
     click.echo(S.table_header(width))
     rows = []
     try:
         for combo, values in zip(plan, per_size, strict=True):
-            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states)
+            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states,
+                             nworkers)
             rows.append(row)
             click.echo(S.table_line(row, width))
             if row.verdict not in (V.OK, S.BUDGET) and row.message:

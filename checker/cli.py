@@ -214,8 +214,10 @@ def simulate(spec, config, defines, size, depth, traces, budget, seed, workers, 
         constants = parse_constant_overrides(list(defines))
         if size:
             constants = _with_sizes(spec, config, ",".join(size), constants)
+        bar = _SimProgress()
         outcome = run_simulation(spec, config, constants, lib, False if no_deadlock else None,
-                                 depth, traces, seconds, seed, nworkers, not no_shrink)
+                                 depth, traces, seconds, seed, nworkers, not no_shrink,
+                                 progress=bar)
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:
@@ -225,6 +227,7 @@ def simulate(spec, config, defines, size, depth, traces, budget, seed, workers, 
         for line in _write_report(report_json, report) + outputs.write_error(message):
             click.echo(line, err=True)
         sys.exit(V.EXIT_INTERRUPTED)
+    bar.close()
     click.echo(format_simulation(outcome))
     errors = _write_report(report_json, outcome.report(spec, config))
     notes, more = outputs.write(outcome)
@@ -555,6 +558,34 @@ class _LogProgress:
 
     def close(self) -> None:
         pass
+
+
+class _SimProgress:
+    """Progress of a simulation on standard error: a live line on a terminal, else (as in CI)
+    a line every minute."""
+
+    EVERY = 60.0
+
+    def __init__(self):
+        self.tty = sys.stderr.isatty()
+        self.started = self.last = time.monotonic()
+
+    def __call__(self, behaviours: int, states: int, generated: int) -> None:
+        now = time.monotonic()
+        if now - self.last < (0.5 if self.tty else self.EVERY):
+            return
+        self.last = now
+        rate = generated / max(now - self.started, 1e-9)
+        line = (f"Progress: {behaviours:,} behaviours, {states:,} states, {generated:,} states "
+                f"generated ({rate:,.0f} states/s)")
+        if self.tty:
+            click.echo(f"\r{line}\033[K", err=True, nl=False)
+        else:
+            click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}.", err=True)
+
+    def close(self) -> None:
+        if self.tty and self.last != self.started:
+            click.echo("\r\033[K", err=True, nl=False)
 
 
 def _interrupt(signum, frame):

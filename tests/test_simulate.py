@@ -238,3 +238,24 @@ def test_a_spec_error_is_located(tmp_path):
     result = simulate(str(spec), "--seed", "1")
     assert result.exit_code == 150, result.output
     assert re.search(r"Bad\.tla:\d+:\d+: error", result.output)
+
+
+def test_sigterm_stops_with_130_and_the_figures_so_far(tmp_path):
+    import signal
+    import time
+
+    report = tmp_path / "r.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker.cli", "simulate", "KIP858_a_medium", "--seed", "1",
+         "--budget", "5m", "--report-json", str(report)],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Interrupted: The simulation was interrupted. The figures so far:" in out
+    assert "Traceback" not in err
+    doc = json.loads(report.read_text())
+    assert doc["verdict"] == "interrupted" and doc["exit_code"] == 130
+    assert doc["behaviours"] > 0 and doc["stopped_by"] == "interrupted"

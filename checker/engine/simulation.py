@@ -311,7 +311,7 @@ def _run_here(walker: Walker, seed: int, traces, deadline, tally: Tally, progres
         if walk.stop is not None:
             return walk, "violation"
         k += 1
-        if progress is not None and k % 64 == 0:
+        if progress is not None:
             progress(tally.behaviours, tally.states, tally.generated)
     return None, "traces"
 
@@ -353,6 +353,8 @@ def _run_workers(recipe, n: int, seed: int, depth: int, traces, deadline, tally:
         p.start()
     summaries: list = []
     running, budget_hit = n, False
+    states = generated = 0
+    first = None
     try:
         while running:
             try:
@@ -370,19 +372,21 @@ def _run_workers(recipe, n: int, seed: int, depth: int, traces, deadline, tally:
                 running -= 1
                 budget_hit = budget_hit or payload[1]
             if progress is not None:
-                progress(len(summaries), sum(s[1] for s in summaries), 0)
-    finally:
+                states += sum(s[1] for s in payload[0])
+                generated += sum(s[2] for s in payload[0])
+                progress(len(summaries), states, generated)
+        violating = [s[0] for s in summaries if s[6]]
+        first = min(violating) if violating else None
+    finally:  # interrupted too: the figures of the behaviours that ran
         for p in procs:
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
-    violating = [s[0] for s in summaries if s[6]]
-    first = min(violating) if violating else None
-    for index, length, generated, taken, offered, end, _ in sorted(summaries,
-                                                                  key=lambda s: s[0]):
-        if first is not None and index > first:
-            break
-        tally.add(length, generated, taken, offered, end)
+        for index, length, gen, taken, offered, end, _ in sorted(summaries,
+                                                                key=lambda s: s[0]):
+            if first is not None and index > first:
+                break
+            tally.add(length, gen, taken, offered, end)
     return first, ("violation" if first is not None else "budget" if budget_hit else "traces")
 
 

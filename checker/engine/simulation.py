@@ -147,16 +147,17 @@ class Walker:
             stop = _check_state(model, state, lambda t=trace: t)
             if stop is not None:
                 return stop
-            for name, pred in model.init_properties:
+            if not in_model or state in seen:
+                continue
+            seen.add(state)
+            self.inits.append(state)
+            for name, pred in model.init_properties:  # on the states inside, as the search
                 try:
                     holds = pred(state)
                 except FAILURES as e:
                     return _failure(e, trace, _in_property(name), ("property", name), name)
                 if holds is not True:
                     return _Stop(PROPERTY, name, trace)
-            if in_model and state not in seen:
-                seen.add(state)
-                self.inits.append(state)
         return None
 
     def walk(self, seed: int, index: int, deadline: float | None = None) -> Walk:
@@ -269,10 +270,11 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
     walker = Walker(model, depth)
     stop = walker.start()
     tally = Tally(generated=walker.init_generated)
-    if stop is not None or not walker.inits:
-        sim = _result(model, walker, stop, tally, seed, depth, started, "violation")
-        if stop is None:
-            sim.message = "No initial state satisfies the constraints: nothing to simulate."
+    if stop is not None:
+        return _result(model, walker, stop, tally, seed, depth, started, "violation")
+    if not walker.inits:
+        sim = _result(model, walker, None, tally, seed, depth, started, "traces")
+        sim.message = "No initial state satisfies the constraints: nothing to simulate."
         return sim
     violating: Walk | None = None
     try:
@@ -282,8 +284,7 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
             if index is not None:
                 violating = walker.walk(seed, index)  # the same behaviour, in this process
         else:
-            index, stopped_by = _run_here(walker, seed, traces, deadline, tally, progress)
-            violating = index
+            violating, stopped_by = _run_here(walker, seed, traces, deadline, tally, progress)
     except KeyboardInterrupt:
         sim = _result(model, walker, None, tally, seed, depth, started, "interrupted")
         sim.verdict, sim.message = INTERRUPTED, "The simulation was interrupted."
@@ -294,8 +295,11 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
     sim = _result(model, walker, stop, tally, seed, depth, started, "violation")
     sim.behaviour = violating.index
     if shrink_it and stop.verdict in (INVARIANT, PROPERTY, DEADLOCK):
-        sim.trace, sim.replays = shrink(model, walker.inits, violating.states,
-                                        violating.actions, (stop.verdict, stop.prop))
+        try:
+            sim.trace, sim.replays = shrink(model, walker.inits, violating.states,
+                                            violating.actions, (stop.verdict, stop.prop))
+        except KeyboardInterrupt:  # Ctrl-C while shrinking: the counterexample as found
+            pass
     sim.seconds = time.perf_counter() - started
     return sim
 
@@ -434,15 +438,16 @@ def shrink(model: Model, inits: list, states: list, actions: list[int], target: 
            max_replays: int = MAX_REPLAYS) -> tuple[list[Step], int]:
     """The shortest behaviour found that violates `target` ((verdict, property)) by replaying
     shorter subsequences of `actions`: cycles first, then chunks of steps, halving the chunk
-    size, until no deletion helps. Returns (the trace, the replays tried)."""
-    best = _replay(model, [states[0]] + [s for s in inits if s != states[0]], actions, target,
-                   [states[0]] + states[1:])
+    size, until no deletion helps. Returns (the trace, the replays tried); (the behaviour as
+    found, 0) if it does not replay (a spec that draws RandomElement)."""
+    random.seed(0)  # RandomElement in a replay: the same draws every time
+    starts = [states[0]] + [s for s in inits if s != states[0]]
+    best = _replay(model, starts, actions, target, states)
     replays = 1
-    if best is None:  # cannot happen for a deterministic model: keep what the walk found
+    if best is None:  # a model that does not replay: keep what the walk found
         acts = model.actions
         return ([Step(None, states[0])] + [step_of(acts[a], s) for a, s in
-                                          zip(actions, states[1:], strict=True)], replays)
-    starts = [states[0]] + [s for s in inits if s != states[0]]
+                                          zip(actions, states[1:], strict=True)], 0)
     while True:
         improved = False
         cut = _without_cycles(best)

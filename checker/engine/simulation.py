@@ -35,6 +35,7 @@ from ..interface import Model, Step, step_of
 from ..verdicts import DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .explore import FAILURES, IN_CONSTRAINT, _failure, _in_property, _Stop
 
+CHECKED_STATES = 200_000  # states remembered as checked against the invariants
 DEFAULT_DEPTH = 100  # TLC's -depth: steps per behaviour (a behaviour has up to depth + 1 states)
 FRONTIER = 64  # states a replay follows per step while shrinking
 SUBSEQUENCE_STATES = 2000  # states the last, all-subsequences pass of a shrink keeps
@@ -125,6 +126,9 @@ class Walker:
         self.expand = model.expand or (lambda s, out: None)
         self.inits: list = []  # the initial states inside the constraints
         self.init_generated = 0
+        # States whose invariants held: behaviours meet the same states again and again, and
+        # an invariant is a function of the state. Emptied when full.
+        self.checked: set = set()
 
     def start(self) -> _Stop | None:
         """Compute and check the initial states, as the breadth-first search does. A
@@ -171,6 +175,7 @@ class Walker:
         constraints, action_constraints = model.constraints, model.action_constraints
         action_props = model.action_properties
         expand, set_level = self.expand, model.set_level
+        checked = self.checked
         buf: list = []
         emit = buf.append
 
@@ -213,9 +218,13 @@ class Walker:
                     except FAILURES as e:
                         raise _failure(e, trace_to((ai, succ)), IN_CONSTRAINT,
                                        ("constraint", None)) from None
-                    stop = _check_state(model, succ, lambda x=(ai, succ): trace_to(x))
-                    if stop is not None:
-                        raise stop
+                    if succ not in checked:
+                        stop = _check_state(model, succ, lambda x=(ai, succ): trace_to(x))
+                        if stop is not None:
+                            raise stop
+                        if len(checked) >= CHECKED_STATES:
+                            checked.clear()
+                        checked.add(succ)
                     for name, pred in action_props:
                         try:
                             holds = pred(state, succ)

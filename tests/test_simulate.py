@@ -259,3 +259,36 @@ def test_sigterm_stops_with_130_and_the_figures_so_far(tmp_path):
     doc = json.loads(report.read_text())
     assert doc["verdict"] == "interrupted" and doc["exit_code"] == 130
     assert doc["behaviours"] > 0 and doc["stopped_by"] == "interrupted"
+
+
+NOISY = """EXTENDS Naturals
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Next == \\/ x < 3 /\\ x' = x + 1 /\\ UNCHANGED y
+        \\/ x < 3 /\\ y' = (y + 1) % 4 /\\ UNCHANGED x
+NoTwo == [][x' # 2]_x
+"""
+
+
+@pytest.mark.parametrize("cfg, code, line, shortest", [
+    ("INIT Init\nNEXT Next\n", 11, "Error: Deadlock reached.", 4),
+    ("INIT Init\nNEXT Next\nPROPERTY NoTwo\n", 13, "Error: Action property NoTwo is violated.",
+     3),
+])
+def test_shrinking_removes_the_wandering_steps(tmp_path, cfg, code, line, shortest):
+    """Behaviours wander through y before x gets there; the shrunk counterexample is the
+    shortest (x only), and --no-shrink reports the behaviour as found."""
+    spec = tmp_path / "Noisy.tla"
+    spec.write_text(f"---- MODULE Noisy ----\n{NOISY}====\n")
+    (tmp_path / "Noisy.cfg").write_text(cfg)
+    found = simulate(str(spec), "--seed", "6", "--traces", "10", "--no-shrink")
+    shrunk = simulate(str(spec), "--seed", "6", "--traces", "10")
+    for result in (found, shrunk):
+        assert result.exit_code == code, result.output
+        assert line in result.output
+    long = len(re.findall(r"^State \d+:", found.output, re.M))
+    assert long > shortest and "Shrunk" not in found.output
+    assert len(re.findall(r"^State \d+:", shrunk.output, re.M)) == shortest
+    assert f"after {long - 1} steps ({long} states). Shrunk to {shortest} states" in \
+        shrunk.output
+    assert "This is a shortest-known counterexample, not a proven shortest one" in shrunk.output

@@ -292,3 +292,20 @@ def test_shrinking_removes_the_wandering_steps(tmp_path, cfg, code, line, shorte
     assert f"after {long - 1} steps ({long} states). Shrunk to {shortest} states" in \
         shrunk.output
     assert "This is a shortest-known counterexample, not a proven shortest one" in shrunk.output
+
+
+@pytest.mark.parametrize("body, cfg, line", [
+    ("CONSTANT N\nASSUME N > 1\n", "CONSTANT N = 3\n",
+     "The model has no initial state: nothing to simulate."),
+    ("EXTENDS Naturals\nVARIABLE x\nInit == x \\in {1, 2}\nNext == x' = x + 1\nC == x > 5\n",
+     "INIT Init\nNEXT Next\nCONSTRAINT C\n",
+     "No initial state satisfies the constraints: nothing to simulate."),
+])
+def test_nothing_to_simulate_says_why(tmp_path, body, cfg, line):
+    spec = tmp_path / "Empty.tla"
+    spec.write_text(f"---- MODULE Empty ----\n{body}====\n")
+    (tmp_path / "Empty.cfg").write_text(cfg)
+    result = simulate(str(spec), "--seed", "1", "--traces", "5")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == line
+    assert "0 behaviours of at most 100 steps, 0 states" in result.output

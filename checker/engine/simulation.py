@@ -283,7 +283,9 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
         return _result(model, walker, stop, tally, seed, depth, started, "violation")
     if not walker.inits:
         sim = _result(model, walker, None, tally, seed, depth, started, "traces")
-        sim.message = "No initial state satisfies the constraints: nothing to simulate."
+        sim.message = ("The model has no initial state: nothing to simulate."
+                       if not walker.init_generated else
+                       "No initial state satisfies the constraints: nothing to simulate.")
         return sim
     violating: Walk | None = None
     try:

@@ -295,7 +295,7 @@ def test_shrinking_removes_the_wandering_steps(tmp_path, cfg, code, line, shorte
 
 
 @pytest.mark.parametrize("body, cfg, line", [
-    ("CONSTANT N\nASSUME N > 1\n", "CONSTANT N = 3\n",
+    ("EXTENDS Naturals\nCONSTANT N\nASSUME N > 1\n", "CONSTANT N = 3\n",
      "The model has no initial state: nothing to simulate."),
     ("EXTENDS Naturals\nVARIABLE x\nInit == x \\in {1, 2}\nNext == x' = x + 1\nC == x > 5\n",
      "INIT Init\nNEXT Next\nCONSTRAINT C\n",

@@ -309,3 +309,17 @@ def test_nothing_to_simulate_says_why(tmp_path, body, cfg, line):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[1] == line
     assert "0 behaviours of at most 100 steps, 0 states" in result.output
+
+
+def test_depth_counts_steps_as_tlc(tmp_path):
+    """TLC's -depth 5 gives behaviours of 5 steps, 6 states (checked with TLC 2.18)."""
+    spec = tmp_path / "Up.tla"
+    spec.write_text("---- MODULE Up ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x' = x + 1\nInv == x < 6\n====\n")
+    (tmp_path / "Up.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    result = simulate(str(spec), "--seed", "1", "--traces", "3", "--depth", "5")
+    assert result.exit_code == 0, result.output
+    assert "Behaviour lengths (states): min 6, median 6, max 6" in result.output
+    assert "How they ended: 3 reached the depth." in result.output
+    result = simulate(str(spec), "--seed", "1", "--traces", "3", "--depth", "6")
+    assert result.exit_code == 12, result.output  # x = 6 at the sixth step

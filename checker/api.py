@@ -166,25 +166,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     if alias is not None:  # it changes how a trace looks, never a verdict or a count
         built.warnings.append(f"ALIAS {alias.name} ({alias.span}) is not supported yet: "
                               f"counterexamples show the variables, not the alias")
-    # ASSUME
-    for span, fn in built.assumptions:
-        try:
-            ok = fn(None)
-        except EVAL_ERRORS as e:  # TLC's verdict too: the assumption failed (exit 10)
-            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
-                           f"{error_message(e)}", span=built.compiler.span_of(e) or span,
-                           variables=variables, seconds=time.perf_counter() - started)
-        except AssertFailure as e:  # TLC: the assumption failed (exit 10), not an Assert (14)
-            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
-                           f"{e.message}", span=span, variables=variables,
-                           seconds=time.perf_counter() - started)
-        if ok is not True:
-            message = (f"Assumption {_loc(span)} is false." if ok is False else
-                       f"Evaluating assumption {_loc(span)} failed.\nTLC expected a boolean "
-                       f"value, but did not find one. {show(ok)}")
-            return Outcome(V.ASSUMPTION, message=message,
-                           span=span, variables=variables,
-                           seconds=time.perf_counter() - started)
+    failed = _assumptions(built, variables, started)
+    if failed is not None:
+        return failed
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
                                     tuple((constants or {}).items()), tuple(lib), deadlock)
@@ -209,7 +193,154 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                    result.collision, result.store_bytes)
 
 
+def _assumptions(built, variables, started: float) -> Outcome | None:
+    """The Outcome of the first ASSUME that fails (exit 10), or None when all hold."""
+    for span, fn in built.assumptions:
+        try:
+            ok = fn(None)
+        except EVAL_ERRORS as e:  # TLC's verdict too: the assumption failed (exit 10)
+            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
+                           f"{error_message(e)}", span=built.compiler.span_of(e) or span,
+                           variables=variables, seconds=time.perf_counter() - started)
+        except AssertFailure as e:  # TLC: the assumption failed (exit 10), not an Assert (14)
+            return Outcome(V.ASSUMPTION, message=f"Evaluating assumption {_loc(span)} failed.\n"
+                           f"{e.message}", span=span, variables=variables,
+                           seconds=time.perf_counter() - started)
+        if ok is not True:
+            message = (f"Assumption {_loc(span)} is false." if ok is False else
+                       f"Evaluating assumption {_loc(span)} failed.\nTLC expected a boolean "
+                       f"value, but did not find one. {show(ok)}")
+            return Outcome(V.ASSUMPTION, message=message,
+                           span=span, variables=variables,
+                           seconds=time.perf_counter() - started)
+    return None
+
+
 def _loc(span: Span) -> str:
     # TLC's end column is the last character's; a Span's end is exclusive.
     return (f"line {span.line}, col {span.col} to line {span.end_line}, col {span.end_col - 1} of "
             f"module {Path(span.file).stem}")
+
+
+# -- simulation -------------------------------------------------------------------------------
+NOT_CHECKED = ("not checked: simulation checks invariants and action properties on each "
+               "step, not temporal properties (run `kipcheck check` for them)")
+
+
+@dataclass
+class SimOutcome(Outcome):
+    """The Outcome of `simulate`: the check's fields (a counterexample, coverage, ...) and the
+    simulation's own figures."""
+
+    seed: int = 0
+    max_steps: int = 0  # --depth: steps per behaviour at most
+    traces: int | None = None  # --traces asked for (None: until the budget)
+    budget: float | None = None  # --budget in seconds
+    workers: int = 1
+    behaviours: int = 0
+    states: int = 0  # states of the behaviours, initial ones included
+    lengths: dict = field(default_factory=dict)  # states per behaviour -> behaviours
+    ends: dict = field(default_factory=dict)  # how behaviours ended -> behaviours
+    stopped_by: str = "traces"  # traces | budget | violation | interrupted
+    behaviour: int | None = None  # the index of the violating behaviour
+    found_length: int = 0  # its length before shrinking
+    shrunk: bool = False  # the trace is the shortest the shrink found
+    replays: int = 0
+    # Temporal properties the simulation did not check (JUnit: skipped with this reason).
+    undecided_reason: str | None = None
+
+    @builtins.property
+    def states_per_second(self) -> int:
+        return round(self.states_generated / self.seconds) if self.seconds > 0 else 0
+
+    def length_figures(self) -> tuple[int, int, int]:
+        from collections import Counter
+
+        from .engine.simulation import length_figures
+
+        return length_figures(Counter(self.lengths))
+
+    def report(self, spec=None, config=None) -> dict:
+        """The `--report-json` document of a simulation."""
+        doc = _report_head(self.verdict, spec, config)
+        low, median, high = self.length_figures()
+        doc.update({
+            "mode": "simulate",
+            "property": self.property,
+            "seed": self.seed, "depth": self.max_steps, "traces": self.traces,
+            "budget_seconds": self.budget, "workers": self.workers,
+            "stopped_by": self.stopped_by,
+            "behaviours": self.behaviours, "states": self.states,
+            "states_generated": self.states_generated,
+            "states_per_second": self.states_per_second,
+            "behaviour_lengths": {"min": low, "median": median, "max": high,
+                                  "histogram": {str(k): v for k, v in
+                                                sorted(self.lengths.items())}},
+            "behaviour_ends": dict(sorted(self.ends.items())),
+            "coverage": {k: {"steps": v[0], "generated": v[1]}
+                         for k, v in self.coverage.items()},
+            "violating_behaviour": self.behaviour,
+            "found_length": self.found_length if self.trace else None,
+            "trace_length": self.trace_length,
+            "shortest_known": self.shrunk,  # shrunk: the shortest found, not proven shortest
+            "replays": self.replays,
+            "not_checked": list(self.undecided),
+            "seconds": round(self.seconds, 3),
+            "message": self.message,
+            "location": _location(self.span),
+            "warnings": list(self.warnings),
+        })
+        return doc
+
+
+def simulate(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
+             lib: tuple[str, ...] = (), deadlock: bool | None = None, depth: int = 100,
+             traces: int | None = None, budget: float | None = None, seed: int = 0,
+             workers: int = 1, shrink: bool = True, progress=None) -> SimOutcome:
+    """Random simulation of `spec` (TLC's -simulate): behaviours of at most `depth` steps until
+    `traces` of them ran or `budget` seconds passed, or one violated a property; its
+    counterexample is then shrunk. Bad input raises KipcheckError, as `check` does."""
+    from .engine.simulation import simulate as run_simulation
+
+    started = time.perf_counter()
+    if config is None:
+        config = default_config(spec)
+    loaded = load_spec(spec, config, lib)
+    if constants:
+        check_overrides(constants, loaded)
+    base = {"seed": seed, "max_steps": depth, "traces": traces, "budget": budget,
+            "workers": workers}
+    try:
+        built = model_builder.build(loaded, constants, deadlock)
+    except CompileError as e:
+        raise KipcheckError(e.message, e.span) from None
+    except EVAL_ERRORS as e:
+        return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                          seconds=time.perf_counter() - started, **base)
+    model = built.model
+    variables = model.variables
+    failed = _assumptions(built, variables, started)
+    if failed is not None:
+        return SimOutcome(**{k: getattr(failed, k) for k in Outcome.__dataclass_fields__},
+                          **base)
+    model.recipe = Recipe(str(spec), None if config is None else str(config),
+                          tuple((constants or {}).items()), tuple(lib), deadlock)
+    live = list(dict.fromkeys(c.name for c in model.liveness))
+    warnings = list(built.warnings)
+    if live:
+        warnings.append(f"temporal properties are not checked in simulation: "
+                        f"{', '.join(live)} (run `kipcheck check` for them)")
+    try:
+        sim = run_simulation(model, seed, depth, traces, budget, workers, shrink, progress)
+    except AssertFailure as e:
+        return SimOutcome(V.ASSERT, message=e.message, variables=variables, warnings=warnings,
+                          seconds=time.perf_counter() - started, **base)
+    t = sim.tally
+    span = built.compiler.span_of(sim.exc) if sim.exc is not None else None
+    return SimOutcome(
+        sim.verdict, sim.property, 0, t.generated, max(t.lengths, default=0), 0, sim.trace,
+        variables, sim.coverage, time.perf_counter() - started, sim.message, span, warnings,
+        undecided=live, behaviours=t.behaviours, states=t.states, lengths=dict(t.lengths),
+        ends=dict(t.ends), stopped_by=sim.stopped_by, behaviour=sim.behaviour,
+        found_length=sim.found_length, shrunk=sim.replays > 0, replays=sim.replays,
+        undecided_reason=NOT_CHECKED if live else None, **base)

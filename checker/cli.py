@@ -131,6 +131,111 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
     sys.exit(_exit_code(outcome.exit_code, errors + more))
 
 
+_SIMULATE_EXIT = _EXIT_CODES + ("\n\nA violation exits with the code `check` uses for it; "
+                                 "no violation exits 0, which is no proof.")
+
+
+@main.command(epilog=_SIMULATE_EXIT)
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+              help="Override a constant of the .cfg (value in .cfg syntax), e.g. -D N=4.")
+@click.option("--size", "size", multiple=True, metavar="KNOB=N[,KNOB=N...]",
+              help="Set the model's size knobs (`kipcheck models --sizes` lists them).")
+@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Steps per behaviour at most (TLC's -depth).")
+@click.option("--traces", type=click.IntRange(min=1), default=None,
+              help="Run this many behaviours (default 1000 when --budget is not given).")
+@click.option("--budget", metavar="DURATION",
+              help="Run behaviours for this long (90s, 10m, 1h); with --traces, whichever "
+                   "comes first.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Random seed: the same seed gives the same behaviours (default: a random "
+                   "one, printed).")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Run behaviours in N worker processes (the same behaviours and figures "
+                   "as one for a given --traces).")
+@click.option("--no-shrink", is_flag=True, help="Report the counterexample as found.")
+@click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--report-json", type=click.Path(dir_okay=False),
+              help="Write the verdict and the simulation's figures as JSON to this file.")
+@click.option("--trace-out", type=click.Path(file_okay=False),
+              help="Write a counterexample into this directory in every format: ITF JSON, TLC "
+                   "JSON, text, DOT, GraphML, HTML.")
+@click.option("--lanes", "lanes_file", type=click.Path(dir_okay=False),
+              help="Lanes of the HTML sequence diagram (default: CFG.lanes.json or "
+                   "SPEC.lanes.json, if one exists).")
+@click.option("--junit-xml", "junit", type=click.Path(dir_okay=False),
+              help="Write a JUnit XML report: one test case per checked property.")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
+def simulate(spec, config, defines, size, depth, traces, budget, seed, workers, no_shrink,
+             no_deadlock, report_json, trace_out, lanes_file, junit, lib) -> None:
+    """Random simulation of SPEC (TLC's -simulate): random behaviours from the initial states,
+    checking invariants and action properties on every step. A counterexample is shrunk to
+    the shortest one found. Temporal (liveness) properties are not checked."""
+    import random
+
+    from .api import error_report, parse_constant_overrides, stop_report
+    from .api import simulate as run_simulation
+    from .sweep import parse_budget
+    from .traces.outputs import CheckOutputs, LanesError
+    from .traces.simreport import format_simulation
+
+    try:
+        seconds = parse_budget(budget)
+    except ValueError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(V.EXIT_USAGE)
+    if traces is None and seconds is None:
+        traces = 1000
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    try:
+        spec, config, lib = _manifest_model(spec, config, lib)
+    except KipcheckError as e:
+        _stop_on_error(e, report_json, error_report(e, spec, config), None)
+    if config is None:
+        config = default_config(spec)
+    nworkers = _workers(workers)
+    try:
+        outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, None, no_deadlock)
+    except (LanesError, ValueError) as e:
+        click.echo(e.format() if isinstance(e, LanesError) else f"error: {e}", err=True)
+        sys.exit(V.EXIT_USAGE)
+    signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: figures, exit 130
+    click.echo(f"Simulating with seed {seed}: "
+               + (f"{traces:,} behaviours" if traces is not None else "behaviours")
+               + (f" for at most {budget}" if seconds is not None else "")
+               + f" of at most {depth} steps"
+               + (f", {nworkers} workers" if nworkers > 1 else "") + ".")
+    try:
+        constants = parse_constant_overrides(list(defines))
+        if size:
+            constants = _with_sizes(spec, config, ",".join(size), constants)
+        bar = _SimProgress()
+        outcome = run_simulation(spec, config, constants, lib, False if no_deadlock else None,
+                                 depth, traces, seconds, seed, nworkers, not no_shrink,
+                                 progress=bar)
+    except KipcheckError as e:
+        _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
+    except KeyboardInterrupt:
+        message = "Interrupted: the simulation was stopped before it started."
+        click.echo(message, err=True)
+        report = stop_report(V.INTERRUPTED, message, spec, config)
+        for line in _write_report(report_json, report) + outputs.write_error(message):
+            click.echo(line, err=True)
+        sys.exit(V.EXIT_INTERRUPTED)
+    bar.close()
+    click.echo(format_simulation(outcome))
+    errors = _write_report(report_json, outcome.report(spec, config))
+    notes, more = outputs.write(outcome)
+    for line in notes + errors + more:
+        click.echo(line, err=True)
+    sys.exit(_exit_code(outcome.exit_code, errors + more))
+
+
 def _with_sizes(spec, config, text: str, constants: dict) -> dict:
     """The constants of `--size` knobs, with the -D overrides on top."""
     from .api import parse_constant_overrides
@@ -252,10 +357,12 @@ _SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budge
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
               help="Override a constant at every size (value in .cfg syntax).")
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Check each size in N worker processes (auto: one per core).")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
 def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defines,
-          no_deadlock, lib) -> None:
+          no_deadlock, workers, lib) -> None:
     """Check SPEC at every combination of its size knobs, smallest first: a table of verdicts,
     counts, time and peak memory per size."""
     from . import sweep as S
@@ -278,12 +385,14 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
     deadlock = False if no_deadlock else None
+    nworkers = _workers(workers)
     width = max(len(",".join(f"{k}={v}" for k, v in c.items())) for c in plan)
     click.echo(S.table_header(width))
     rows = []
     try:
         for combo, values in zip(plan, per_size, strict=True):
-            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states)
+            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states,
+                             nworkers)
             rows.append(row)
             click.echo(S.table_line(row, width))
             if row.verdict not in (V.OK, S.BUDGET) and row.message:
@@ -449,6 +558,34 @@ class _LogProgress:
 
     def close(self) -> None:
         pass
+
+
+class _SimProgress:
+    """Progress of a simulation on standard error: a live line on a terminal, else (as in CI)
+    a line every minute."""
+
+    EVERY = 60.0
+
+    def __init__(self):
+        self.tty = sys.stderr.isatty()
+        self.started = self.last = time.monotonic()
+
+    def __call__(self, behaviours: int, states: int, generated: int) -> None:
+        now = time.monotonic()
+        if now - self.last < (0.5 if self.tty else self.EVERY):
+            return
+        self.last = now
+        rate = generated / max(now - self.started, 1e-9)
+        line = (f"Progress: {behaviours:,} behaviours, {states:,} states, {generated:,} states "
+                f"generated ({rate:,.0f} states/s)")
+        if self.tty:
+            click.echo(f"\r{line}\033[K", err=True, nl=False)
+        else:
+            click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}.", err=True)
+
+    def close(self) -> None:
+        if self.tty and self.last != self.started:
+            click.echo("\r\033[K", err=True, nl=False)
 
 
 def _interrupt(signum, frame):

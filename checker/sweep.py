@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import re
 import resource
+import signal
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,6 +41,7 @@ COLUMNS = ("size", "verdict", "property", "distinct_states", "states_generated",
            "seconds", "states_per_second", "peak_rss_mib", "message")
 
 _PROGRESS_EVERY = 0.2  # seconds between the child's progress messages
+_STOP_GRACE = 5.0  # seconds a stopped size has to stop its worker processes
 
 
 @dataclass
@@ -126,11 +128,16 @@ def constants_of(spec, config, combo: dict, defines: dict) -> dict:
 
 
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+    """The checking process's peak resident memory, plus its largest worker's (--workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return (own + workers) / 1024  # Linux: KiB
 
 
-def _child(conn, spec, config, lib, constants, deadlock, max_states) -> None:
-    """The checking process of one size: progress and the outcome go up the pipe."""
+def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) -> None:
+    """The checking process of one size: progress and the outcome go up the pipe. SIGTERM
+    stops it as Ctrl-C does, so that its worker processes stop too."""
+    signal.signal(signal.SIGTERM, _interrupt)
     last = [0.0]
 
     def progress(distinct, generated, queue, depth):
@@ -140,13 +147,15 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states) -> None:
             conn.send(("progress", distinct, generated, depth, _peak_mib()))
 
     try:
-        o = check(spec, config, constants, lib, deadlock, progress=progress)
+        o = check(spec, config, constants, lib, deadlock, progress=progress, workers=workers)
         conn.send(("done", {"verdict": o.verdict, "property": o.property,
                             "distinct_states": o.distinct_states,
                             "states_generated": o.states_generated, "depth": o.depth,
                             "seconds": o.seconds, "message": o.message}, _peak_mib()))
     except KipcheckError as e:
         conn.send(("done", {"verdict": e.verdict, "message": e.format()}, _peak_mib()))
+    except KeyboardInterrupt:  # stopped by the sweep (budget): nobody waits for a result
+        pass
     except BaseException as e:  # noqa: BLE001 - reported as the size's error, never lost
         conn.send(("done", {"verdict": V.ERROR, "message": f"{type(e).__name__}: {e}"},
                    _peak_mib()))
@@ -155,13 +164,15 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states) -> None:
 
 
 def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
-             budget: float | None = None, max_states: int | None = None) -> Row:
-    """Check one size in a child process; stop it at the budget or at max_states."""
+             budget: float | None = None, max_states: int | None = None,
+             workers: int = 1) -> Row:
+    """Check one size in a child process (with `workers` processes of its own); stop it at
+    the budget or at max_states."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, spec, config, lib, constants, deadlock,
-                                             max_states),
-                       daemon=True)
+                                             max_states, workers),
+                       daemon=workers == 1)  # a daemon cannot start worker processes
     started = time.perf_counter()
     proc.start()
     child.close()
@@ -185,6 +196,7 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
             except EOFError:
                 continue
             if msg[0] == "done":
+                proc.join(_STOP_GRACE)  # it is ending: let it stop its workers itself
                 result, peak = msg[1], msg[2]
                 row = Row(knobs, result["verdict"], peak_rss_mib=peak,
                           message=result.get("message"))
@@ -202,12 +214,19 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
                 break
     finally:
         if proc.is_alive():
+            proc.terminate()  # as Ctrl-C: it stops its workers; then killed if it lingers
+            proc.join(_STOP_GRACE)
+        if proc.is_alive():
             proc.kill()
         proc.join()
         parent.close()
     partial.seconds = time.perf_counter() - started
     partial.message = f"{reason}; the counts are partial"
     return partial
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 def _duration(seconds: float) -> str:

@@ -199,3 +199,26 @@ def _sizes_done(proc) -> int:
             break
         buf[0] += chunk
     return sum(1 for line in buf[0].splitlines() if line.startswith("dirs="))
+
+
+def test_workers_pass_through_to_each_size(tmp_path):
+    """--workers N checks each size in N processes: a complete size counts as in one."""
+    args = ["KIP858_bug_keep_leader_on_reregister", "--vary", "dirs=1..2", "--vary", "epochs=1"]
+    _, one, _ = sweep(tmp_path / "one", *args)
+    result, two, doc = sweep(tmp_path / "two", *args, "--workers", "2")
+    assert result.exit_code == 0, result.output
+    figures = [(r["size"], r["verdict"], r["distinct_states"], r["states_generated"],
+                r["depth"]) for r in two]
+    assert figures == [(r["size"], r["verdict"], r["distinct_states"], r["states_generated"],
+                        r["depth"]) for r in one]
+    assert figures == [("dirs=1,epochs=1", "ok", "13", "21", "6"),
+                       ("dirs=2,epochs=1", "ok", "37", "72", "8")]
+
+
+def test_the_budget_stops_a_size_checked_by_workers(tmp_path):
+    result, rows, _ = sweep(tmp_path, "KIP858_a_small_replace", "--vary", "dirs=2",
+                            "--vary", "partitions=2", "--budget", "3s", "--workers", "2")
+    assert result.exit_code == 3, result.output
+    (row,) = rows
+    assert row["verdict"] == "budget" and 3 <= float(row["seconds"]) < 15
+    assert "Traceback" not in result.output

@@ -53,7 +53,8 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
                            name=name if kind == "deadlock" else f"{kind} {name}", time="0")
         if verdict in (V.OK, V.INCOMPLETE):
             if kind == "property" and name in undecided:
-                ET.SubElement(tc, "skipped", message=UNDECIDED.format(depth=cut))
+                reason = getattr(outcome, "undecided_reason", None)  # a simulation's
+                ET.SubElement(tc, "skipped", message=reason or UNDECIDED.format(depth=cut))
                 counts["skipped"] += 1
         elif culprit is None:  # nothing could be checked: an assumption, Assert, evaluation
             err = ET.SubElement(tc, "error", message=_first_line(outcome.message or verdict),

@@ -37,7 +37,12 @@ BUG_SEEDS = {
     "KIP36_bug_literal_skip_rule": 7, "KIP36_bug_naive_placement": 0,
     "KIP928_bug_append_when_saturated": 0, "KIP928_bug_keep_saturated_leader": 0,
     "KIP928_bug_no_reserved_file": 0, "KIP928_bug_today_full_goes_offline": 0,
+    "KIP858_bug_resume_accepted_move": 4,
 }
+# Bugs that need one precise interleaving (a crash between the controller's acceptance and its
+# response, then a failure before the broker reconciles) and more behaviours to be met at random:
+# name -> (depth, behaviours).
+RARE_BUGS = {"KIP858_bug_resume_accepted_move": (14, 6000)}
 SHORT_BUGS = [e for e in MANIFEST.entries if e.verdict != "ok" and not e.liveness
               and e.trace_length is not None and e.trace_length <= 13]  # <= 12 steps
 
@@ -60,7 +65,8 @@ def test_every_short_bug_has_a_seed():
 @pytest.mark.parametrize("name", sorted(BUG_SEEDS))
 def test_simulation_finds_and_shrinks_every_shipped_bug(name):
     e = MANIFEST.get(name)
-    o = api.simulate(e.spec_path, e.config_path, None, e.lib_paths, depth=25, traces=300,
+    depth, traces = RARE_BUGS.get(name, (25, 300))
+    o = api.simulate(e.spec_path, e.config_path, None, e.lib_paths, depth=depth, traces=traces,
                      seed=BUG_SEEDS[name])
     assert (o.verdict, o.property, o.exit_code) == (e.verdict, e.property, 12)
     assert o.shrunk and o.found_length >= o.trace_length

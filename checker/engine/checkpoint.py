@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import re
 import shutil
 import time
@@ -137,13 +138,10 @@ class Writer:
         return str(self.tmp / name)
 
     def visited(self, part: int, fps: np.ndarray) -> None:
-        np.save(self.path(f"visited-{part}.npy"), np.asarray(fps, dtype=np.uint64))
+        write_visited(str(self.tmp), part, fps)
 
     def parents(self, part: int, links) -> None:
-        """A ParentLinks' records and level starts."""
-        with open(self.path(f"parents-{part}.bin"), "wb") as f:
-            links.write_to(f)
-        np.save(self.path(f"levels-{part}.npy"), np.asarray(links.level_starts, dtype=np.int64))
+        write_parents(str(self.tmp), part, links)
 
     def commit(self, manifest: dict) -> Path:
         manifest = {"format": FORMAT, "version": VERSION, "written": time.strftime(
@@ -181,6 +179,59 @@ def _sync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_visited(directory: str, part: int, fps: np.ndarray) -> None:
+    np.save(os.path.join(directory, f"visited-{part}.npy"), np.asarray(fps, dtype=np.uint64))
+
+
+def write_parents(directory: str, part: int, links) -> None:
+    """A ParentLinks' records and level starts."""
+    with open(os.path.join(directory, f"parents-{part}.bin"), "wb") as f:
+        links.write_to(f)
+    np.save(os.path.join(directory, f"levels-{part}.npy"),
+            np.asarray(links.level_starts, dtype=np.int64))
+
+
+def write_batches(directory: str, prefix: str, items: list) -> list[list]:
+    """`items` as pickled batch files prefix-NNNNN.pkl; [[name, count], ...]."""
+    out = []
+    for start in range(0, len(items), FRONTIER_BATCH):
+        part = items[start:start + FRONTIER_BATCH]
+        name = f"{prefix}-{len(out):05d}.pkl"
+        with open(os.path.join(directory, name), "wb") as f:
+            pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
+        out.append([name, len(part)])
+    return out
+
+
+def read_batches(directory: str, files: list[list]) -> list:
+    out: list = []
+    for name, _ in files:
+        with open(os.path.join(directory, name), "rb") as f:
+            out.extend(pickle.load(f))
+    return out
+
+
+def save_part(directory: str, part: int, table, links, frontier: list, ranks, coverage):
+    """One process's part of a level-boundary snapshot (the workers backend): its visited
+    fingerprints, parent links, share of the level and those states' ranks. Returns the
+    frontier's batch files and the coverage, for the manifest."""
+    write_visited(directory, part, table.keys())
+    write_parents(directory, part, links)
+    np.save(os.path.join(directory, f"ranks-{part}.npy"), np.asarray(ranks, dtype=np.int64))
+    return write_batches(directory, f"frontier-{part}", frontier), coverage
+
+
+def load_part(directory: str, part: int, links, files):
+    """(visited table, frontier, ranks) of one process's part; fills the empty `links`."""
+    from .store import FingerprintTable
+
+    snap = Snapshot(Path(directory), {})
+    table = FingerprintTable.of(load_visited(snap, part))
+    load_parents(snap, part, links)
+    ranks = np.load(os.path.join(directory, f"ranks-{part}.npy"))
+    return table, read_batches(directory, files), ranks
 
 
 def load_visited(snapshot: Snapshot, part: int) -> np.ndarray:

@@ -25,8 +25,8 @@ from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for c
     step_of,
 )
 from ..semantics.runtime import AssertFailure
-from .frontier import Frontier
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
+from .frontier import Frontier
 
 # What stops the search while evaluating: an evaluation error, or an Assert that failed.
 FAILURES = (AssertFailure, *EVAL_ERRORS)

@@ -82,6 +82,7 @@ class Outcome:
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
             "visited_store_bytes": self.store_bytes,  # fingerprint table(s); 0: whole states
+            "checkpoint": self.checkpoint,  # the newest snapshot written (--checkpoint), or null
             "message": self.message,
             "location": _location(self.span),
             "warnings": list(self.warnings),

@@ -232,8 +232,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
         succ_key = key_of
-        head = queue.head
-        popleft, push = head.popleft, queue.tail.append
+        head, tail = queue.head, queue.tail
+        popleft, push = head.popleft, tail.append
+        spill_at = queue.limit if queue.limit is not None else float("inf")
         acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
@@ -326,8 +327,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1
-            if expanded & 1023 == 0:
+            if len(tail) > spill_at:
                 queue.check()
+            if expanded & 1023 == 0:
                 if saver is not None and saver.due():
                     halt[0] = True
                 if progress is not None:

@@ -73,7 +73,8 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               metavar="DIR",
               help="Write a snapshot of the search into DIR every --checkpoint-minutes and when "
                    "interrupted (Ctrl-C, SIGTERM), to resume with --recover DIR.")
-@click.option("--checkpoint-minutes", type=float, default=30.0, show_default=True,
+@click.option("--checkpoint-minutes", type=click.FloatRange(min=0, min_open=True),
+              default=30.0, show_default=True,
               metavar="K", help="Minutes between two snapshots (fractions allowed).")
 @click.option("--recover", "recover_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Resume the search from the newest snapshot in DIR (same spec, .cfg, "

@@ -165,6 +165,12 @@ def test_a_checkpoint_of_another_model_is_refused_with_exit_2(tmp_path):
             "(this run uses --workers 2)") in proc.stderr
     proc = _cli("check", spec, "--config", cfg, "--recover", tmp_path / "none")
     assert proc.returncode == 2 and "no checkpoint there" in proc.stderr
+    snapshot = C.newest(where)
+    (snapshot / "visited-0.npy").unlink()
+    proc = _cli("check", spec, "--config", cfg, "--recover", where)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (f"error: --recover {where}: {snapshot.name} is damaged: "
+                                   f"visited-0.npy missing")
 
 
 def test_checkpoints_say_clearly_where_they_are_not_supported(tmp_path):

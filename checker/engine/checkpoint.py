@@ -113,7 +113,25 @@ def read(directory: str | os.PathLike, want_identity: str, backend: str, parts: 
         made = _describe(manifest.get("backend"), manifest.get("parts"))
         raise CheckpointError(f"--recover {directory}: the checkpoint was made by {made}; "
                               f"resume it the same way (this run uses {_describe(backend, parts)})")
+    missing = [name for name in _files(manifest) if not (path / name).is_file()]
+    if missing:
+        raise CheckpointError(f"--recover {directory}: {path.name} is damaged: "
+                              f"{', '.join(missing[:3])} missing")
     return Snapshot(path, manifest)
+
+
+def _files(manifest: dict) -> list[str]:
+    """The files a snapshot's manifest says it has."""
+    parts = manifest.get("parts") or 1
+    names = [f"{kind}-{p}.{ext}" for p in range(parts)
+             for kind, ext in (("visited", "npy"), ("parents", "bin"), ("levels", "npy"))]
+    frontier = manifest.get("frontier") or []
+    if manifest.get("backend") == "workers":
+        names += [f"ranks-{p}.npy" for p in range(parts)] + ["init-keys.pkl"]
+        names += [name for files in frontier for name, _ in files]
+    else:
+        names += [name for name, _ in frontier]
+    return names
 
 
 def _describe(backend, parts) -> str:

@@ -134,7 +134,10 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         return True
 
     remember = remember_fingerprint if fingerprints else remember_state
-    queue = Frontier(frontier_states)
+    # Whole states kept anyway (the seen set of --exact-states, the behaviour graph of liveness,
+    # a drawn graph): spilling their queue would only copy them.
+    keeps_states = not fingerprints or model.liveness or on_edge is not None
+    queue = Frontier(None if keeps_states else frontier_states)
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
     expanded = 0
@@ -224,6 +227,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 queue.tail.append((state, key, 1))
         # TLC's depth counts the initial level even when it keeps no state
         stats["depth"] = max(stats["depth"], 1)
+        inits = None  # the queue holds them now, and may spill them
+        queue.check()
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
         plain = (not constraints and not action_constraints and not action_props

@@ -205,6 +205,34 @@ def test_ctrl_c_writes_a_checkpoint_says_where_and_the_cli_resumes_it(tmp_path):
     assert "The depth of the complete state graph search is 1199." in resumed.stdout
 
 
+def test_ctrl_c_in_a_terminal_stops_the_workers_at_a_checkpoint_and_they_resume(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the group: the workers must let the
+    coordinator write the snapshot."""
+    spec, cfg = grid(tmp_path, "ok")
+    cfg.write_text("CONSTANT N = 250\nINIT Init\nNEXT Wrap\n")
+    where = tmp_path / "ckpt"
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", str(spec),
+                             "--config", str(cfg), "--workers", "2", "--checkpoint", str(where),
+                             "--checkpoint-minutes", "0.001"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(),
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while C.newest(where) is None and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    stopped = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - stopped < 5
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert f"Checkpoint: {C.newest(where)} (resume with --recover {where})" in out
+    resumed = _cli("check", spec, "--config", cfg, "--recover", where, "--workers", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "125001 states generated, 62500 distinct states found, 0 states left on queue." \
+        in resumed.stdout
+    assert "The depth of the complete state graph search is 499." in resumed.stdout
+
+
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_a_spilling_frontier_gives_the_same_answers(tmp_path, name):
     spec, cfg = grid(tmp_path, name)

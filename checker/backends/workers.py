@@ -357,7 +357,7 @@ class _Coordinator:
         self.model, self.search = model, search
         self.n = search.workers
         self.init_keys = None
-        self.distinct = self.generated = self.depth = 0  # so far, if interrupted
+        self.distinct = self.generated = self.depth = self.left = 0  # so far, if interrupted
 
     def run(self) -> Result:
         started = time.perf_counter()
@@ -382,7 +382,7 @@ class _Coordinator:
                 result = self._search()
             except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
                 result = Result("interrupted", None, self.distinct, self.generated, self.depth,
-                                0, [], {}, 0.0, "The search was interrupted.")
+                                self.left, [], {}, 0.0, "The search was interrupted.")
             if plan is not None and plan.written:
                 result.checkpoint = plan.written[-1]
         finally:
@@ -469,6 +469,7 @@ class _Coordinator:
         self.distinct, self.generated, self.depth = distinct, generated, depth
         while sum(len(r) for r in ranks) and (search.max_depth is None
                                               or level < search.max_depth):
+            self.left = sum(len(r) for r in ranks)
             if pauses is not None and pauses.due():
                 self._snapshot(generated, distinct, depth, level, outdeg)
             expanded = self._all("expand", [()] * self.n)

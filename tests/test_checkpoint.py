@@ -282,6 +282,20 @@ def test_the_frontier_is_first_in_first_out_through_spills_snapshots_and_reloads
     rest.close()
 
 
+def test_states_that_cannot_be_pickled_stay_in_memory_in_order():
+    q = Frontier(limit=2)
+    items = [(i, (lambda: 5) if i == 5 else i) for i in range(12)]
+    for item in items:
+        q.tail.append(item)
+        q.check()
+    assert q.limit is None and q.spilled == 5  # the states before the lambda went to disk
+    got = []
+    while q.head or q.refill():
+        got.append(q.head.popleft())
+    assert got == items
+    q.close()
+
+
 def test_workers_with_different_hash_seeds_agree_with_one_process(tmp_path, monkeypatch):
     """Workers start with their own hash seeds: nothing they compute may depend on hash()."""
     monkeypatch.setenv("PYTHONHASHSEED", "random")

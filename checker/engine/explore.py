@@ -414,6 +414,8 @@ class _Saver:
 
     def pause(self, expanded: int) -> int:
         """Write a snapshot; then stop (KeyboardInterrupt) if the search was interrupted."""
+        import pickle
+
         from .checkpoint import FRONTIER_BATCH, CheckpointError, Writer, histogram, next_number
 
         self.halt[0] = False
@@ -436,6 +438,9 @@ class _Saver:
             if isinstance(e, OSError):
                 raise CheckpointError(f"cannot write a checkpoint into {plan.directory}: "
                                       f"{e.strerror or e}") from None
+            if isinstance(e, (pickle.PicklingError, TypeError, AttributeError)):
+                raise CheckpointError(f"cannot write a checkpoint into {plan.directory}: a "
+                                      f"state holds a value that cannot be saved ({e})") from None
             raise
         plan.written.append(str(path))
         self.last = time.monotonic()

@@ -64,13 +64,20 @@ class Frontier:
 
     def _spill(self) -> None:
         tail = self.tail
-        for start in range(0, len(tail), self.batch):
-            part = tail[start:start + self.batch]
-            path = self._next_path()
-            _write(path, part)
-            self.segments.append((path, len(part)))
-            self.spilled += len(part)
-        tail.clear()
+        done = 0
+        try:
+            for start in range(0, len(tail), self.batch):
+                part = tail[start:start + self.batch]
+                path = self._next_path()
+                _write(path, part)
+                self.segments.append((path, len(part)))
+                self.spilled += len(part)
+                done = start + len(part)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            # A value that cannot be pickled: what was written stays on disk, in order; the
+            # rest, and every later state, stays in memory.
+            self.limit = None
+        del tail[:done]
 
     def _next_path(self) -> str:
         if self._dir is None:

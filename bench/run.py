@@ -67,7 +67,23 @@ def extract(mirror: Path, subdir: str, dest: Path) -> None:
 
 
 MODES = {"exact": ["--exact-states"], "fp": [], "w1": ["--workers", "1"],
-         "w2": ["--workers", "2"], "w4": ["--workers", "4"]}
+         "w2": ["--workers", "2"], "w4": ["--workers", "4"],
+         # the frontier (queue) all in memory, or spilling to disk past 10,000 states
+         "mem": ["--frontier-states", "1000000000"], "spill": ["--frontier-states", "10000"]}
+
+# Synthetic models (--synthetic): a wide level of big states, where the queue dominates memory.
+SYNTHETIC = {
+    "WideLevel": ("""---- MODULE WideLevel ----
+EXTENDS Naturals, Sequences
+VARIABLES x, y, log
+Init == x \\in 1..500 /\\ y = 0 /\\ log = <<>>
+Next == \\/ y = 0 /\\ y' \\in 1..600 /\\ x' = x
+           /\\ log' = <<[from |-> x, to |-> y', id |-> x * 1000 + y']>>
+        \\/ y > 0 /\\ Len(log) < 3 /\\ x' = x /\\ y' = y
+           /\\ log' = Append(log, [from |-> x, to |-> y, id |-> (x * 1000 + y) * 10 + Len(log)])
+====
+""", "INIT Init\nNEXT Next\n", ["--no-deadlock"]),
+}
 
 
 def tree_rss(pid: int) -> int:
@@ -122,7 +138,9 @@ def main() -> int:
     ap.add_argument("--size", default="medium", choices=("small", "medium"),
                     help="which of the manifest's models to run (default: medium)")
     ap.add_argument("--modes", default="fp",
-                    help="comma-separated: exact, fp, w1, w2, w4 (default: fp)")
+                    help="comma-separated: exact, fp, w1, w2, w4, mem, spill (default: fp)")
+    ap.add_argument("--synthetic", action="store_true",
+                    help="also the synthetic models (WideLevel: a level of 300,000 big states)")
     args = ap.parse_args()
     modes = args.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
@@ -143,6 +161,12 @@ def main() -> int:
                 (where / f"{name}.cfg").write_text(cfg)
                 cfg = f"{name}.cfg"
             jobs.append((name, where, [*kipcheck, spec, "--config", cfg, *extra]))
+    if args.synthetic:
+        scratch = scratch or Path(tempfile.mkdtemp(prefix="kipcheck-bench-"))
+        for name, (tla, cfg, extra) in SYNTHETIC.items():
+            (scratch / f"{name}.tla").write_text(tla)
+            (scratch / f"{name}.cfg").write_text(cfg)
+            jobs.append((name, scratch, [*kipcheck, f"{name}.tla", *extra]))
     if args.only:
         jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
     print(f"{'model':34} {'mode':5} {'verdict':10} {'distinct':>10} {'generated':>11} "

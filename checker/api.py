@@ -12,7 +12,11 @@ from pathlib import Path
 
 from . import backends
 from . import verdicts as V
+from .engine import checkpoint as checkpoints
+from .engine.checkpoint import DEFAULT_MINUTES, CheckpointError, Plan
 from .engine.explore import cut_at
+from .engine.fingerprints import state_fingerprint
+from .engine.frontier import DEFAULT_LIMIT as DEFAULT_FRONTIER
 from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
@@ -54,6 +58,7 @@ class Outcome:
     undecided: list[str] = field(default_factory=list)
     collision: float | None = None  # fingerprint collision estimate (None: whole states)
     store_bytes: int = 0  # memory of the visited store in fingerprint mode
+    checkpoint: str | None = None  # the newest snapshot this run wrote (--checkpoint)
 
     @builtins.property
     def exit_code(self) -> int:
@@ -77,6 +82,7 @@ class Outcome:
             "seconds": round(self.seconds, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
             "visited_store_bytes": self.store_bytes,  # fingerprint table(s); 0: whole states
+            "checkpoint": self.checkpoint,  # the newest snapshot written (--checkpoint), or null
             "message": self.message,
             "location": _location(self.span),
             "warnings": list(self.warnings),
@@ -141,13 +147,19 @@ def check_overrides(constants: dict, loaded: LoadedSpec) -> None:
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
           progress=None, fingerprints: bool = True, on_edge=None,
-          exact_states: bool = False, workers: int = 1) -> Outcome:
+          exact_states: bool = False, workers: int = 1, checkpoint: str | None = None,
+          checkpoint_minutes: float = DEFAULT_MINUTES, recover: str | None = None,
+          frontier_states: int | None = DEFAULT_FRONTIER) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
     asks for whole states. `on_edge` sees every stored state and transition (see
     engine.explore): `--dump-graph`. `workers` > 1 explores in that many processes (see
-    checker.backends)."""
+    checker.backends). `checkpoint` names a directory to write a snapshot of the search into
+    every `checkpoint_minutes` and when interrupted; `recover` resumes the newest snapshot of a
+    directory (and keeps writing there unless `checkpoint` names another); a snapshot of
+    another model raises CheckpointError. `frontier_states` bounds the queued states kept in
+    memory (the rest wait on disk; None: no bound)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
@@ -172,8 +184,13 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
                                     tuple((constants or {}).items()), tuple(lib), deadlock)
+        plan = None
+        if checkpoint or recover:
+            plan = _checkpoint_plan(built.model, loaded, constants, deadlock, max_depth,
+                                    exact_states or not fingerprints, on_edge, workers,
+                                    checkpoint, checkpoint_minutes, recover)
         search = backends.Search(max_depth, progress, exact_states or not fingerprints,
-                                 on_edge, workers)
+                                 on_edge, workers, plan, frontier_states)
         result: Result = backends.run(built.model, search, built.warnings)
     except AssertFailure as e:  # an Assert outside the engine's own checks
         return Outcome(V.ASSERT, message=e.message, variables=variables,
@@ -190,7 +207,41 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, result.message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
-                   result.collision, result.store_bytes)
+                   result.collision, result.store_bytes, result.checkpoint)
+
+
+def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
+                     workers, directory, minutes, recover) -> Plan:
+    """What the search does about checkpoints; CheckpointError if it cannot."""
+    why = None
+    if exact:
+        why = "--exact-states keeps whole states, which checkpoints do not hold"
+    elif model.liveness:
+        why = ("liveness properties need the whole behaviour graph in memory, which checkpoints "
+               "do not hold")
+    elif on_edge is not None:
+        why = "--dump-graph needs the whole state graph in memory"
+    if why is not None:
+        flag = "--checkpoint" if directory else "--recover"
+        raise CheckpointError(f"{flag} is not supported here: {why}")
+    if not minutes > 0:
+        raise CheckpointError(f"--checkpoint-minutes must be positive, got {minutes}")
+    config_text = ""
+    if loaded.config is not None:
+        try:
+            config_text = Path(loaded.config.file).read_text(encoding="utf-8")
+        except OSError:
+            config_text = loaded.config.file
+    ident = checkpoints.identity(
+        {Path(k).name: v for k, v in loaded.modules.sources.items()}, config_text,
+        {k: show(v) for k, v in (constants or {}).items()},
+        {"deadlock": deadlock, "max_depth": max_depth},
+        state_fingerprint((0, 1, True, False)))
+    backend, parts = ("workers", workers) if workers > 1 else ("local", 1)
+    plan = Plan(directory or recover, minutes, None, ident)
+    if recover:
+        plan.recover = checkpoints.read(recover, ident, backend, parts)
+    return plan
 
 
 def _assumptions(built, variables, started: float) -> Outcome | None:

@@ -69,6 +69,21 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 @click.option("--workers", default="1", show_default=True, metavar="N|auto",
               help="Explore in N worker processes (auto: one per core). Liveness and "
                    "--dump-graph run in one process.")
+@click.option("--checkpoint", "checkpoint_dir", type=click.Path(file_okay=False),
+              metavar="DIR",
+              help="Write a snapshot of the search into DIR every --checkpoint-minutes and when "
+                   "interrupted (Ctrl-C, SIGTERM), to resume with --recover DIR.")
+@click.option("--checkpoint-minutes", type=click.FloatRange(min=0, min_open=True),
+              default=30.0, show_default=True,
+              metavar="K", help="Minutes between two snapshots (fractions allowed).")
+@click.option("--recover", "recover_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Resume the search from the newest snapshot in DIR (same spec, .cfg, "
+                   "constants and options, same --workers); keeps writing snapshots there "
+                   "unless --checkpoint names another directory.")
+@click.option("--frontier-states", type=click.IntRange(min=1), default=1_000_000,
+              show_default=True, metavar="N",
+              help="States waiting to be expanded that stay in memory; the rest wait on disk, "
+                   "in order (one process; --workers keep theirs in memory).")
 @click.option("--trace-out", type=click.Path(file_okay=False),
               help="Write a counterexample into this directory in every format: ITF JSON, TLC "
                    "JSON, text, DOT, GraphML, HTML.")
@@ -81,8 +96,8 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
 def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
-          fingerprints, exact_states, workers, trace_out, lanes_file, junit,
-          dump_graph) -> None:
+          fingerprints, exact_states, workers, checkpoint_dir, checkpoint_minutes, recover_dir,
+          frontier_states, trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
     from .api import error_report, parse_constant_overrides, stop_report
@@ -110,7 +125,9 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
             constants = _with_sizes(spec, config, ",".join(size), constants)
         outcome = run_check(spec, config, constants, lib, False if no_deadlock else None,
                             max_depth, progress=bar, on_edge=outputs.graph,
-                            exact_states=exact_states, workers=nworkers)
+                            exact_states=exact_states, workers=nworkers,
+                            checkpoint=checkpoint_dir, checkpoint_minutes=checkpoint_minutes,
+                            recover=recover_dir, frontier_states=frontier_states)
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:

@@ -89,6 +89,7 @@ class Result:
     # shared a fingerprint (so some state went unexplored). None: whole states were compared.
     collision: float | None = None
     store_bytes: int = 0  # memory of the visited store (fingerprint mode), for benchmarks
+    checkpoint: str | None = None  # the newest snapshot this search wrote (--checkpoint)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ INCOMPLETE = "incomplete"  # the search was cut (--max-depth) with a property le
 SPEC_ERROR = "spec-error"  # the .tla could not be read, parsed or resolved: nothing was checked
 CONFIG_ERROR = "config-error"  # the .cfg (or -D) could not be read or is wrong
 INTERRUPTED = "interrupted"  # stopped by Ctrl-C or SIGTERM before the search finished
+CHECKPOINT_ERROR = "checkpoint-error"  # --recover: the checkpoint is another model's, or damaged
 
 # Exit codes.
 EXIT_OK = 0
@@ -47,6 +48,7 @@ EXIT_CODES = {
     SPEC_ERROR: EXIT_SPEC_ERROR,
     CONFIG_ERROR: EXIT_CONFIG_ERROR,
     INTERRUPTED: EXIT_INTERRUPTED,
+    CHECKPOINT_ERROR: EXIT_USAGE,
 }
 
 # Verdicts that come with a counterexample to a property.
@@ -56,8 +58,9 @@ VIOLATIONS = (INVARIANT, PROPERTY, DEADLOCK)
 MEANINGS = {
     EXIT_OK: "no error found (with --max-depth: none within that depth, every property decided)",
     EXIT_FAILURE: "`traces regenerate --check`: a golden trace differs; or an internal error",
-    EXIT_USAGE: "bad command line, an unreadable option file, or an output file that could "
-                "not be written (when the check itself found no error)",
+    EXIT_USAGE: "bad command line, an unreadable option file, a checkpoint that cannot be "
+                "resumed (--recover: another model's, another backend's, damaged), or an output "
+                "file that could not be written (when the check itself found no error)",
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
     EXIT_ASSUMPTION: "an ASSUME is false",
     EXIT_DEADLOCK: "deadlock",
@@ -65,7 +68,7 @@ MEANINGS = {
     EXIT_LIVENESS: "a temporal property (liveness, or an action property `[][A]_v`) is violated",
     EXIT_ASSERT: "`Assert` failed",
     EXIT_EVAL_ERROR: "evaluation error (e.g. `Head(<<>>)`)",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C or SIGTERM; with --checkpoint, resumable)",
     EXIT_SPEC_ERROR: "error in a `.tla` file",
     EXIT_CONFIG_ERROR: "error in a `.cfg` file or a `-D` option",
 }

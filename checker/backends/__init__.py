@@ -30,6 +30,8 @@ class Search:
     exact_states: bool = False  # whole states in the seen set instead of fingerprints
     on_edge: Callable | None = None  # sees every stored state and transition (local only)
     workers: int = 1
+    checkpoint: object = None  # a checkpoint.Plan: write snapshots, resume from one
+    frontier_states: int | None = None  # queued states kept in memory (local); None: all
 
 
 def cores() -> int:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
-import os
+import pickle
+import signal
 import time
 import traceback
-from contextlib import contextmanager
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
+_ABANDONED = "abandoned"  # expand's event when an interruption abandoned the level
 
 
 def run(model: Model, search) -> Result:
@@ -99,10 +100,13 @@ def _rebuild(recipe) -> Model:
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 
 
-def _worker_main(conn, recipe, me: int, n: int) -> None:
+def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
     gc.disable()  # as in the local search: states never form cycles (see engine.explore)
+    if stop is not None:  # checkpoints: the coordinator decides when to stop (see _Pauses)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         worker = _Worker(_rebuild(recipe), me, n)
+        worker.stop = stop
         conn.send(("ready", None))
         while True:
             command, arg = conn.recv()
@@ -132,6 +136,7 @@ class _Worker:
         self.level = 1
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
+        self.stop = None  # an Event set when the level in progress is to be abandoned
 
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
@@ -184,7 +189,10 @@ class _Worker:
         self.ranks = ranks[order]
 
     def expand(self):
-        """Phase 1: expand this worker's share of the level, in rank order."""
+        """Phase 1: expand this worker's share of the level, in rank order. With checkpoints,
+        an interruption abandons the level (see `rollback`)."""
+        self.coverage_before = [c[:] for c in self.coverage]
+        stop = self.stop
         ranks = self.ranks
         model, level = self.model, self.level
         if model.set_level:
@@ -200,6 +208,9 @@ class _Worker:
         buf: list = []
         emit = buf.append
         for j, (state, pfp) in enumerate(self.frontier):
+            if stop is not None and j & 1023 == 1023 and stop.is_set():
+                self.cands = None
+                return generated, _ABANDONED, None
             r = int(ranks[j]) << _IDX_BITS
             key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
@@ -296,6 +307,27 @@ class _Worker:
         self.level = nxt
         return keys, event, np.minimum(fresh, 31)
 
+    def rollback(self) -> None:
+        """Forget an abandoned level's expansion: the worker is as at the level's start."""
+        self.coverage = self.coverage_before
+        self.cands = None
+
+    def save(self, directory: str):
+        """Write this worker's part of a snapshot (taken between two levels)."""
+        from ..engine import checkpoint
+
+        return checkpoint.save_part(directory, self.me, self.table, self.links,
+                                    self.frontier, self.ranks, self.coverage)
+
+    def restore(self, directory: str, files, coverage, level: int) -> int:
+        """Take this worker's part of a snapshot; return its share's ranks."""
+        from ..engine import checkpoint
+
+        self.table, self.frontier, self.ranks = checkpoint.load_part(
+            directory, self.me, self.links, files)
+        self.coverage, self.level = coverage, level
+        return self.ranks
+
     def find(self, level: int, fp: int):
         return self.links.find(level, fp)
 
@@ -325,31 +357,37 @@ class _Coordinator:
         self.model, self.search = model, search
         self.n = search.workers
         self.init_keys = None
-        self.distinct = self.generated = self.depth = 0  # so far, if interrupted
+        self.distinct = self.generated = self.depth = self.left = 0  # so far, if interrupted
 
     def run(self) -> Result:
         started = time.perf_counter()
         ctx = mp.get_context("spawn")
         self.conns, self.procs = [], []
-        # Every worker gets one hash seed, so that whatever still depends on hash() in a
-        # process agrees between them (fingerprints do not; every fingerprint the coordinator
-        # needs comes from a worker).
+        plan = self.search.checkpoint
+        self.pauses = None
+        if plan is not None and plan.directory is not None:
+            self.pauses = _Pauses(plan, ctx.Event())
+        # Nothing a worker computes depends on hash(): each has its own hash seed.
         try:
-            with _environment("PYTHONHASHSEED", "0"):
-                for w in range(self.n):
-                    mine, theirs = ctx.Pipe()
-                    p = ctx.Process(target=_worker_main, daemon=True,
-                                    args=(theirs, self.model.recipe, w, self.n))
-                    p.start()
-                    theirs.close()
-                    self.conns.append(mine)
-                    self.procs.append(p)
+            for w in range(self.n):
+                mine, theirs = ctx.Pipe()
+                p = ctx.Process(target=_worker_main, daemon=True,
+                                args=(theirs, self.model.recipe, w, self.n,
+                                      self.pauses and self.pauses.stop))
+                p.start()
+                theirs.close()
+                self.conns.append(mine)
+                self.procs.append(p)
             try:
                 result = self._search()
             except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
                 result = Result("interrupted", None, self.distinct, self.generated, self.depth,
-                                0, [], {}, 0.0, "The search was interrupted.")
+                                self.left, [], {}, 0.0, "The search was interrupted.")
+            if plan is not None and plan.written:
+                result.checkpoint = plan.written[-1]
         finally:
+            if self.pauses is not None:
+                self.pauses.close()
             for c in self.conns:
                 try:
                     c.send(("stop", ()))
@@ -386,9 +424,12 @@ class _Coordinator:
         return [self._receive(c) for c in self.conns]
 
     def _search(self) -> Result:
-        model, search = self.model, self.search
+        model = self.model
         for c in self.conns:
             self._receive(c)  # "ready": the model was rebuilt
+        plan = self.search.checkpoint
+        if plan is not None and plan.recover is not None:
+            return self._levels(*self._restore(plan.recover))
         coverage = {"<Init>": [0, 0]}
         generated = distinct = depth = 0
         # Level 1: the initial states, checked here in order as the local search does (their
@@ -420,11 +461,21 @@ class _Coordinator:
         assert sum(sizes) == distinct
         ranks = [np.arange(w, distinct, self.n) for w in range(self.n)]
         self._all("settle", [(r, []) for r in ranks])
-        level = 1
-        outdeg = np.zeros(32, dtype=np.int64)
+        return self._levels(generated, distinct, depth, 1, ranks, np.zeros(32, dtype=np.int64))
+
+    def _levels(self, generated, distinct, depth, level, ranks, outdeg) -> Result:
+        """The search, level by level, from `level` (its states in the workers' frontiers)."""
+        search, pauses = self.search, self.pauses
+        self.distinct, self.generated, self.depth = distinct, generated, depth
         while sum(len(r) for r in ranks) and (search.max_depth is None
                                               or level < search.max_depth):
+            self.left = sum(len(r) for r in ranks)
+            if pauses is not None and pauses.due():
+                self._snapshot(generated, distinct, depth, level, outdeg)
             expanded = self._all("expand", [()] * self.n)
+            if any(e == _ABANDONED for _, e, _ in expanded):
+                self._all("rollback", [()] * self.n)  # back to the level's start
+                self._snapshot(generated, distinct, depth, level, outdeg)
             events = [e for _, e, _ in expanded if e is not None]
             generated += sum(g for g, _, _ in expanded)
             # Route the claims to their owners, and the owners' answers back.
@@ -462,6 +513,47 @@ class _Coordinator:
         result.outdegree = _histogram_outdegree(outdeg)
         result.left = sum(len(r) for r in ranks) if search.max_depth is not None else 0
         return result
+
+    def _snapshot(self, generated, distinct, depth, level, outdeg) -> None:
+        """Write a snapshot of the search at the start of `level`; then stop
+        (KeyboardInterrupt) if it was interrupted."""
+        from ..engine import checkpoint as C
+
+        plan = self.search.checkpoint
+        writer = None
+        try:
+            writer = C.Writer(plan.directory, C.next_number(plan.directory))
+            parts = self._all("save", [(str(writer.tmp),)] * self.n)
+            with open(writer.path("init-keys.pkl"), "wb") as f:
+                pickle.dump(self.init_keys, f, protocol=pickle.HIGHEST_PROTOCOL)
+            path = writer.commit({
+                "identity": plan.identity, "backend": "workers", "parts": self.n,
+                "distinct": distinct, "generated": generated, "depth": depth, "level": level,
+                "queue": sum(n for files, _ in parts for _, n in files),
+                "coverage": self._coverage([(cov, 0) for _, cov in parts]),
+                "outdegree": [int(x) for x in outdeg], "frontier": [f for f, _ in parts],
+                "part_coverage": [cov for _, cov in parts]})
+        except OSError as e:
+            if writer is not None:
+                writer.abandon()
+            raise C.CheckpointError(f"cannot write a checkpoint into {plan.directory}: "
+                                    f"{e.strerror or e}") from None
+        plan.written.append(str(path))
+        self.pauses.last = time.monotonic()
+        if self.pauses.interrupted:
+            raise KeyboardInterrupt
+
+    def _restore(self, snapshot):
+        """The coordinator's counters at the start of a snapshot's level; the workers take
+        their parts."""
+        m = snapshot.manifest
+        with open(snapshot.file("init-keys.pkl"), "rb") as f:
+            self.init_keys = pickle.load(f)
+        ranks = self._all("restore", [(str(snapshot.path), m["frontier"][w],
+                                       m["part_coverage"][w], m["level"])
+                                      for w in range(self.n)])
+        return (m["generated"], m["distinct"], m["depth"], m["level"], ranks,
+                np.array(m["outdegree"], dtype=np.int64))
 
     def _balance(self, ranks) -> None:
         """Even out the next level's shares: a worker keeps the states it won, which can all
@@ -565,18 +657,35 @@ class _Coordinator:
         return out
 
 
-@contextmanager
-def _environment(name: str, value: str):
-    """os.environ[name] = value while processes are started (spawn copies the environment)."""
-    old = os.environ.get(name)
-    os.environ[name] = value
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[name]
-        else:
-            os.environ[name] = old
+class _Pauses:
+    """When the coordinator writes a snapshot: every `plan.minutes` and when interrupted. The
+    signal handlers only note an interruption (a second one stops at once) and set `stop`,
+    which makes the workers abandon the level in progress; the search is then snapshotted as
+    it was at the level's start."""
+
+    def __init__(self, plan, stop):
+        import threading
+
+        self.plan, self.stop = plan, stop
+        self.interrupted = False
+        self.last = time.monotonic()
+        self.old = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.old[sig] = signal.signal(sig, self._signal)
+
+    def _signal(self, signum, frame):
+        if self.interrupted:
+            raise KeyboardInterrupt
+        self.interrupted = True
+        self.stop.set()
+
+    def due(self) -> bool:
+        return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
+
+    def close(self) -> None:
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
 
 
 def _histogram_outdegree(hist) -> tuple:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import time
-from collections import deque
 from collections.abc import Callable
 from contextlib import contextmanager
 
@@ -27,6 +26,7 @@ from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for c
 )
 from ..semantics.runtime import AssertFailure
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
+from .frontier import Frontier
 
 # What stops the search while evaluating: an evaluation error, or an Assert that failed.
 FAILURES = (AssertFailure, *EVAL_ERRORS)
@@ -58,9 +58,13 @@ class _Stop(Exception):
 
 
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
-            fingerprints: bool = True, on_edge: Callable | None = None) -> Result:
+            fingerprints: bool = True, on_edge: Callable | None = None,
+            checkpoint=None, frontier_states: int | None = None) -> Result:
+    """`checkpoint` (a checkpoint.Plan, fingerprint mode only) writes snapshots and resumes
+    from one; `frontier_states` keeps at most about that many queued states in memory."""
     with _young_gc_only():
-        return _explore(model, max_depth, progress, fingerprints, on_edge)
+        return _explore(model, max_depth, progress, fingerprints, on_edge, checkpoint,
+                        frontier_states)
 
 
 @contextmanager
@@ -79,7 +83,7 @@ def _young_gc_only():
 
 
 def _explore(model: Model, max_depth: int | None, progress: Callable | None,
-             fingerprints: bool, on_edge: Callable | None) -> Result:
+             fingerprints: bool, on_edge: Callable | None, plan, frontier_states) -> Result:
     """Explore `model` breadth-first; stop at the first violation.
 
     With `fingerprints` (the default, as in TLC) the seen set is a table of 64-bit fingerprints,
@@ -130,14 +134,27 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         return True
 
     remember = remember_fingerprint if fingerprints else remember_state
-    queue: deque = deque()
+    # Whole states kept anyway (the seen set of --exact-states, the behaviour graph of liveness,
+    # a drawn graph): spilling their queue would only copy them.
+    keeps_states = not fingerprints or model.liveness or on_edge is not None
+    queue = Frontier(None if keeps_states else frontier_states)
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
+    expanded = 0
     invariants = model.invariants
     constraints = model.constraints
     action_constraints = model.action_constraints
     action_props = model.action_properties
     outdeg: list[int] = []
+    resumed = plan is not None and plan.recover is not None
+    if resumed:  # the search as a snapshot left it (engine/checkpoint.py)
+        seen, links, stats, coverage, outdeg, expanded = _resume(plan.recover, queue)
+        add_seen, add_link = seen.add, links.add
+    # halt[0]: stop before the next state to write a checkpoint (and, if interrupted[0], stop)
+    halt, interrupted = [False], [False]
+    saver = None
+    if plan is not None and plan.directory is not None:
+        saver = _Saver(plan, seen, links, queue, stats, coverage, outdeg, halt, interrupted)
     recorder = None
     if model.liveness:
         recorder = _GraphRecorder(model.actions)
@@ -178,7 +195,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             model.set_level(0)
         cov = coverage.setdefault("<Init>", [0, 0])
         try:
-            inits = list(model.init())
+            inits = [] if resumed else list(model.init())
         except FAILURES as e:
             raise _failure(e, [], None, ("init", None)) from None
         for state in inits:
@@ -207,8 +224,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                        ("property", name), name) from None
                     if holds is not True:
                         raise _Stop(PROPERTY, name, [Step(None, state)])
-                queue.append((state, key, 1))
-        stats["depth"] = 1  # TLC's depth counts the initial level even when it keeps no state
+                queue.tail.append((state, key, 1))
+        # TLC's depth counts the initial level even when it keeps no state
+        stats["depth"] = max(stats["depth"], 1)
+        inits = None  # the queue holds them now, and may spill them
+        queue.check()
         # Breadth-first. The loop body runs once per generated state: keep it lean. All
         # actions run in one call (model.expand); ints in the buffer say which action follows.
         plain = (not constraints and not action_constraints and not action_props
@@ -217,8 +237,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
         succ_key = key_of
-        popleft, push = queue.popleft, queue.append
-        expanded = 0
+        head, tail = queue.head, queue.tail
+        popleft, push = head.popleft, tail.append
+        spill_at = queue.limit if queue.limit is not None else float("inf")
         acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
         buf: list = []
         emit = buf.append
@@ -258,7 +279,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             if new:
                 push((succ, skey, level + 1))
             return new
-        while queue:
+        while head or queue.refill():
+            if halt[0]:  # between two states: everything is consistent
+                expanded = saver.pause(expanded)
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
                 continue
@@ -309,7 +332,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1
+            if len(tail) > spill_at:
+                queue.check()
             if expanded & 1023 == 0:
+                if saver is not None and saver.due():
+                    halt[0] = True
                 if progress is not None:
                     progress(len(seen), stats["generated"], len(queue), level)
                 if expanded & 0xFFFF == 0:
@@ -328,6 +355,10 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the CLI turns it into this): stop here
         verdict, prop, trace, exc, loop, loop_step = INTERRUPTED, None, [], None, None, None
         message, error_at = "The search was interrupted.", None
+    finally:
+        if saver is not None:
+            saver.close()
+        queue.close()
     distinct, generated = len(seen), stats["generated"]
     collision = store_bytes = None
     if parents is None:
@@ -336,7 +367,92 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         links.close()
     return Result(verdict, prop, distinct, generated, stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
-                  _outdegree(outdeg), exc, loop, loop_step, collision, store_bytes or 0)
+                  _outdegree(outdeg), exc, loop, loop_step, collision, store_bytes or 0,
+                  plan.written[-1] if plan is not None and plan.written else None)
+
+
+def _resume(snapshot, queue: Frontier):
+    """The visited store, parent links, counters and queue of a snapshot of this backend."""
+    from .checkpoint import load_parents, load_visited, samples
+    from .store import FingerprintTable, ParentLinks
+
+    m = snapshot.manifest
+    seen = FingerprintTable.of(load_visited(snapshot, 0))
+    links = ParentLinks()
+    load_parents(snapshot, 0, links)
+    queue.load(str(snapshot.path), m["frontier"])
+    stats = {"generated": m["generated"], "depth": m["depth"]}
+    return seen, links, stats, m["coverage"], samples(m["outdegree"]), m["expanded"]
+
+
+class _Saver:
+    """Writes the local search's snapshots: every `plan.minutes`, and when interrupted (the
+    signal handlers only ask the search to stop before its next state, where the visited
+    store, the links, the queue and the counters agree; a second Ctrl-C stops at once)."""
+
+    def __init__(self, plan, seen, links, queue, stats, coverage, outdeg, halt, interrupted):
+        import signal
+        import threading
+
+        self.plan, self.seen, self.links, self.queue = plan, seen, links, queue
+        self.stats, self.coverage, self.outdeg = stats, coverage, outdeg
+        self.halt, self.interrupted = halt, interrupted
+        self.every = plan.minutes * 60.0
+        self.last = time.monotonic()
+        self.old = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.old[sig] = signal.signal(sig, self._signal)
+
+    def _signal(self, signum, frame):
+        if self.interrupted[0]:
+            raise KeyboardInterrupt
+        self.interrupted[0] = self.halt[0] = True
+
+    def due(self) -> bool:
+        return time.monotonic() - self.last >= self.every
+
+    def pause(self, expanded: int) -> int:
+        """Write a snapshot; then stop (KeyboardInterrupt) if the search was interrupted."""
+        import pickle
+
+        from .checkpoint import FRONTIER_BATCH, CheckpointError, Writer, histogram, next_number
+
+        self.halt[0] = False
+        plan = self.plan
+        writer = None
+        try:
+            writer = Writer(plan.directory, next_number(plan.directory))
+            writer.visited(0, self.seen.keys())
+            writer.parents(0, self.links)
+            files = self.queue.save(str(writer.tmp), "frontier-0", FRONTIER_BATCH)
+            path = writer.commit({
+                "identity": plan.identity, "backend": "local", "parts": 1,
+                "distinct": len(self.seen), "generated": self.stats["generated"],
+                "depth": self.stats["depth"], "queue": len(self.queue), "expanded": expanded,
+                "coverage": self.coverage, "outdegree": histogram(self.outdeg),
+                "frontier": files})
+        except BaseException as e:
+            if writer is not None:
+                writer.abandon()
+            if isinstance(e, OSError):
+                raise CheckpointError(f"cannot write a checkpoint into {plan.directory}: "
+                                      f"{e.strerror or e}") from None
+            if isinstance(e, (pickle.PicklingError, TypeError, AttributeError)):
+                raise CheckpointError(f"cannot write a checkpoint into {plan.directory}: a "
+                                      f"state holds a value that cannot be saved ({e})") from None
+            raise
+        plan.written.append(str(path))
+        self.last = time.monotonic()
+        if self.interrupted[0]:
+            raise KeyboardInterrupt
+        return expanded
+
+    def close(self) -> None:
+        import signal
+
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
 
 
 def collision_estimate(distinct: int, generated: int) -> float:

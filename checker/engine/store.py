@@ -9,7 +9,7 @@ scalar per probe); a batch of fingerprints (a worker's level, a regrowth) is pla
 action index): what a counterexample is rebuilt from by replay. Records collect in small arrays
 and spill to a temporary file, one chunk at a time, so they cost no memory per state; each level's
 first storage index is kept, so walking a trace back reads one level's records per step. The
-table and the level files are the natural unit of a later checkpoint.
+table and the records are what a checkpoint keeps (engine/checkpoint.py).
 """
 from __future__ import annotations
 
@@ -77,6 +77,17 @@ class FingerprintTable:
             i += 1
             if i == size:
                 i = 0
+
+    def keys(self) -> np.ndarray:
+        """Every stored fingerprint (in slot order): what a checkpoint keeps."""
+        return self.table[self.table != _EMPTY]
+
+    @classmethod
+    def of(cls, fps: np.ndarray) -> FingerprintTable:
+        """A table holding the distinct fingerprints `fps`, sized for them in one go."""
+        table = cls(int(len(fps) / _GROW_AT * _GROWTH) + 16)
+        table.add_batch(fps)
+        return table
 
     def add_batch(self, fps: np.ndarray) -> np.ndarray:
         """Insert distinct fingerprints at once; a boolean mask of those that were new."""
@@ -205,6 +216,29 @@ class ParentLinks:
             level -= 1
         out.reverse()
         return out
+
+    def write_to(self, out) -> None:
+        """Write every record, in storage order, to the binary file `out` (a checkpoint)."""
+        if self._file is not None:
+            self._file.flush()
+            self._file.seek(0)
+            left = self._spilled * 24
+            while left:
+                data = self._file.read(min(left, 1 << 24))
+                out.write(data)
+                left -= len(data)
+        if len(self.fps):
+            out.write(self._records(self._spilled, self.count).tobytes())
+
+    def read_from(self, src, level_starts: list[int]) -> None:
+        """Take the records `write_to` wrote (into an empty store)."""
+        assert self.count == 0
+        self._file = tempfile.TemporaryFile(prefix="kipcheck-parents-", dir=self._dir)
+        while data := src.read(1 << 24):
+            self._file.write(data)
+            self._spilled += len(data) // 24
+        self.count = self._spilled
+        self.level_starts = list(level_starts)
 
     def close(self) -> None:
         if self._file is not None:

@@ -94,6 +94,11 @@ def format_outcome(o) -> str:
         else:
             lines.append(f"The depth of the complete state graph search is {o.depth}.")
     lines.append(f"Finished in {o.seconds:.2f}s")
+    where = getattr(o, "checkpoint", None)
+    if where and o.verdict == V.INTERRUPTED:
+        from pathlib import Path
+
+        lines.append(f"Checkpoint: {where} (resume with --recover {Path(where).parent})")
     return "\n".join(lines)
 
 

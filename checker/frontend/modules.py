@@ -21,7 +21,11 @@ from .parser import parse_module
 STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC",
                     "TLAPS", "Randomization",
                     # CommunityModules that kipcheck ships (a spec's own copy takes precedence)
-                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt",
+                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise",
+                    "DyadicRationals", "Relation", "Graphs", "UndirectedGraphs", "BagsExt",
+                    "IOUtils", "Json", "SVG",
+                    # TLC's own extension module
+                    "TLCExt",
                     # TLAPS proof library modules, as empty stand-ins (their theorems are not
                     # needed to check a model)
                     "FiniteSetTheorems", "NaturalsInduction", "FunctionTheorems",

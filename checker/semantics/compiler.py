@@ -137,7 +137,8 @@ BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in",
 HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,),
                 **community.HIGHER_ORDER}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
-              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement")}
+              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement"),
+              *community.IMPURE}
 
 
 

@@ -4,6 +4,7 @@ in the SPECIFICATION, actions split and compiled, properties sorted into what ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .. import interface as ltl
 from ..frontend import LoadedSpec, ast
@@ -11,6 +12,7 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span, SpecError
 from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
+from . import community
 from . import compiler as comp
 from . import temporal
 from .compiler import CompileError, Compiler
@@ -161,6 +163,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     if cfg is None:
         raise ConfigError(f"no configuration for {loaded.path}: give --config CFG")
     _intern_order(loaded)
+    community.SPEC_DIR[0] = Path(loaded.path).parent if loaded.path else None
     scope = loaded.scope
     constants, overrides = {}, {}
     module_values = {}

@@ -19,6 +19,7 @@ from .frontend.errors import ConfigError, Span
 from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
 from .paths import shown_path
 from .semantics import model as model_builder
+from .semantics.compiler import RUN as compiler_run
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
 from .semantics.values import show
@@ -162,6 +163,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
+    compiler_run_settings(workers)
     alias = loaded.config.alias if loaded.config is not None else None
     if alias is not None:  # it changes how a trace looks, never a verdict or a count
         built.warnings.append(f"ALIAS {alias.name} ({alias.span}) is not supported yet: "
@@ -202,11 +204,37 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         undecided = list(dict.fromkeys(c.name for c in built.model.liveness))
         if undecided:
             verdict = V.INCOMPLETE
-    return Outcome(verdict, result.property, result.distinct, result.generated,
+    prop, message = result.property, result.message
+    if verdict == V.OK and built.postcondition is not None:
+        model_builder.set_run_statistics(result.distinct, result.generated, result.left,
+                                         result.depth, time.perf_counter() - started)
+        failed = _postcondition(*built.postcondition)
+        if failed is not None:
+            verdict, prop, message, span = V.POSTCONDITION, built.postcondition[0], *failed
+    return Outcome(verdict, prop, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
-                   time.perf_counter() - started, result.message, span, built.warnings,
+                   time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
                    result.collision, result.store_bytes)
+
+
+def _postcondition(name: str, span: Span, fn) -> tuple[str, Span] | None:
+    """TLC's check of the POSTCONDITION after the search: None if it holds, else the message
+    (TLC's) and where."""
+    try:
+        ok = fn(None)
+    except (*EVAL_ERRORS, AssertFailure) as e:
+        return (f"Evaluating postcondition {name} at {_loc(span)} failed.\n"
+                f"{getattr(e, 'message', None) or error_message(e)}", span)
+    if ok is not True:
+        detail = "" if ok is False else f" (TLC expected a boolean value, not {show(ok)})"
+        return f"Postcondition {name} at {_loc(span)} is false.{detail}", span
+    return None
+
+
+def compiler_run_settings(workers: int) -> None:
+    """What TLCGet("config") reports of this run beyond the model: its worker count."""
+    compiler_run["workers"] = max(1, workers)
 
 
 def _loc(span: Span) -> str:

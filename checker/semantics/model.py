@@ -34,6 +34,9 @@ class Built:
     compiler: Compiler
     assumptions: list  # (span, callable)
     warnings: list[str] = field(default_factory=list)
+    # The .cfg's POSTCONDITION: (name, span of its definition, callable), checked after the
+    # search like an ASSUME, with TLCGet("stats") giving the search's statistics.
+    postcondition: tuple | None = None
 
 
 def cfg_value(v: CfgValue):
@@ -289,6 +292,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
+    comp.RUN.update(deadlock=deadlock, stats=None)
+
     def initial_states():
         out: list = []
         init_gen(None, out.append)
@@ -299,7 +304,25 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   set_level=_set_level,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
-    return Built(model, compiler, assumptions, warnings)
+    postcondition = None
+    if cfg.postcondition is not None:
+        e, denv = body_of(cfg.postcondition.name)
+        if compiler.expr(e, denv)[1] & (comp.STATE | comp.NEXT):
+            raise ConfigError(f"POSTCONDITION {cfg.postcondition.name} reads a variable, but it "
+                              f"is evaluated after the search, where there is no state",
+                              cfg.postcondition.span)
+        postcondition = (cfg.postcondition.name, e.span,
+                         compiler.compile_predicate(e, denv, "postcondition"))
+    return Built(model, compiler, assumptions, warnings, postcondition)
+
+
+def set_run_statistics(distinct: int, generated: int, left: int, depth: int,
+                       seconds: float) -> None:
+    """What TLCGet("stats") (and "distinct", "generated", ...) give once the search is over,
+    in a POSTCONDITION; TLCGet("level") is 0 there, as in an ASSUME."""
+    comp.RUN["stats"] = {"queue": left, "distinct": distinct, "generated": generated,
+                         "diameter": depth, "duration": int(seconds)}
+    comp._LEVEL[0] = 0
 
 
 def _is_false(inv) -> bool:

@@ -63,9 +63,9 @@ def format_outcome(o) -> str:
         lines.append(format_counterexample(from_outcome(o)))
     elif o.verdict == V.INTERRUPTED:
         lines.append(f"Interrupted: {o.message} The statistics so far:")
-    elif o.verdict in (V.ASSUMPTION, V.ASSERT, V.ERROR):
+    elif o.verdict in (V.ASSUMPTION, V.POSTCONDITION, V.ASSERT, V.ERROR):
         lines.append(f"Error: {o.message}")
-        if o.verdict != V.ASSUMPTION and o.span is not None:
+        if o.verdict not in (V.ASSUMPTION, V.POSTCONDITION) and o.span is not None:
             from ..frontend.errors import KipcheckError
 
             where = KipcheckError("the error occurred while evaluating this expression", o.span)

@@ -55,6 +55,9 @@ class Outcome:
     undecided: list[str] = field(default_factory=list)
     collision: float | None = None  # fingerprint collision estimate (None: whole states)
     store_bytes: int = 0  # memory of the visited store in fingerprint mode
+    # The .cfg's ALIAS on each state of the trace: (field names, values); None without one.
+    # The printed trace shows it instead of the variables, as TLC's does.
+    alias: list | None = None
 
     @builtins.property
     def exit_code(self) -> int:
@@ -164,10 +167,6 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
     compiler_run_settings(workers)
-    alias = loaded.config.alias if loaded.config is not None else None
-    if alias is not None:  # it changes how a trace looks, never a verdict or a count
-        built.warnings.append(f"ALIAS {alias.name} ({alias.span}) is not supported yet: "
-                              f"counterexamples show the variables, not the alias")
     # ASSUME
     for span, fn in built.assumptions:
         try:
@@ -211,11 +210,15 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         failed = _postcondition(*built.postcondition)
         if failed is not None:
             verdict, prop, message, span = V.POSTCONDITION, built.postcondition[0], *failed
+    alias = None
+    if built.alias is not None and result.trace:  # how the trace prints, never a verdict
+        alias = model_builder.alias_trace(built.alias, [s.state for s in result.trace],
+                                          result.loop, built.warnings)
     return Outcome(verdict, prop, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
-                   result.collision, result.store_bytes)
+                   result.collision, result.store_bytes, alias)
 
 
 def _postcondition(name: str, span: Span, fn) -> tuple[str, Span] | None:

@@ -77,3 +77,52 @@ def test_a_bad_postcondition_is_a_config_error_with_its_position(tmp_path, body,
         check(_spec(tmp_path, body, "POSTCONDITION Post\n"))
     assert why in e.value.message
     assert (e.value.span.line, e.value.span.col) == (3, 15)
+
+
+# -- ALIAS ------------------------------------------------------------------------------------
+
+ALIAS_SPEC = ("Inv == x < 2\n"
+              "Alias == [y |-> x * 10, next |-> x', level |-> TLCGet(\"level\")]\n")
+
+
+def test_the_trace_prints_through_the_alias(tmp_path):
+    """Each state is shown as the alias's record, evaluated on the state and its successor
+    (the last state is its own), TLCGet("level") being the state's position."""
+    from checker.traces.text import format_outcome
+
+    out = check(_spec(tmp_path, ALIAS_SPEC, "INVARIANT Inv\nALIAS Alias\n"))
+    assert (out.verdict, len(out.trace)) == ("invariant", 3)
+    assert out.alias == [(("y", "next", "level"), (0, 1, 1)), (("y", "next", "level"), (10, 2, 2)),
+                         (("y", "next", "level"), (20, 2, 3))]
+    text = format_outcome(out)
+    assert ("State 1: <Initial predicate>\n /\\ y = 0\n /\\ next = 1\n /\\ level = 1\n\n"
+            "State 2: <Next>\n*/\\ y = 10\n*/\\ next = 2\n*/\\ level = 2\n\n"
+            "State 3: <Next>\n*/\\ y = 20\n /\\ next = 2\n*/\\ level = 3\n") in text
+    assert "Warning" not in text
+    assert out.variables == ["x"]  # the files written with --trace-out keep the variables
+
+
+def test_a_lassos_last_state_has_the_loop_state_as_successor(tmp_path):
+    (tmp_path / "L.tla").write_text(
+        "---- MODULE L ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == x' = (x + 1) % 3\nSpec == Init /\\ [][Next]_x\nLive == <>(x = 5)\n"
+        "Alias == [now |-> x, then |-> x']\n====\n")
+    (tmp_path / "L.cfg").write_text("SPECIFICATION Spec\nPROPERTY Live\nALIAS Alias\n")
+    out = check(tmp_path / "L.tla")
+    assert out.verdict == "property" and out.loop is not None
+    assert [vals for _, vals in out.alias][-1] == (out.trace[-1].state[0],
+                                                   out.trace[out.loop].state[0])
+
+
+def test_an_alias_that_is_no_record_falls_back_to_the_variables_with_a_warning(tmp_path):
+    out = check(_spec(tmp_path, "Inv == x < 1\nAlias == x", "INVARIANT Inv\nALIAS Alias\n"))
+    assert out.verdict == "invariant" and out.alias is None
+    assert any("ALIAS Alias" in w and "is not a record on state 1 but 0" in w
+               for w in out.warnings)
+
+
+def test_an_undefined_alias_is_a_config_error_with_its_position(tmp_path):
+    with pytest.raises(KipcheckError) as e:
+        check(_spec(tmp_path, "Inv == x < 1", "INVARIANT Inv\nALIAS Nope\n"))
+    assert "'Nope' is not defined in module M" in e.value.message
+    assert (e.value.span.line, e.value.span.col) == (4, 7)

@@ -24,6 +24,7 @@ from .values import (
     intern_names,
     make_fn,
     reset_interning,
+    show,
     tlc_key,
 )
 
@@ -37,6 +38,8 @@ class Built:
     # The .cfg's POSTCONDITION: (name, span of its definition, callable), checked after the
     # search like an ASSUME, with TLCGet("stats") giving the search's statistics.
     postcondition: tuple | None = None
+    # The .cfg's ALIAS: (name, its .cfg span, callable (state, successor) -> value).
+    alias: tuple | None = None
 
 
 def cfg_value(v: CfgValue):
@@ -313,7 +316,12 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                               cfg.postcondition.span)
         postcondition = (cfg.postcondition.name, e.span,
                          compiler.compile_predicate(e, denv, "postcondition"))
-    return Built(model, compiler, assumptions, warnings, postcondition)
+    alias = None
+    if cfg.alias is not None:
+        e, denv = body_of(cfg.alias.name)
+        alias = (cfg.alias.name, cfg.alias.span,
+                 compiler.compile_action_predicate(e, denv, "alias"))
+    return Built(model, compiler, assumptions, warnings, postcondition, alias)
 
 
 def set_run_statistics(distinct: int, generated: int, left: int, depth: int,
@@ -382,6 +390,38 @@ def _variable_read(compiler: Compiler, e, env, seen: set):
 
     visit(e, env)
     return found
+
+
+def alias_trace(alias: tuple, states: list, loop: int | None, warnings: list[str]):
+    """The ALIAS of each state of a counterexample, as TLC prints a trace through it: the
+    alias evaluated on the state and its successor (the state the lasso steps back to after the
+    last one, else the last state itself), with TLCGet("level") the state's position. Each is a
+    record (field names, values). Where TLC would fall back to the variables (the alias fails
+    or is no record), None is returned and a warning says why."""
+    name, span, fn = alias
+    out = []
+    for i, s in enumerate(states):
+        if i + 1 < len(states):
+            t = states[i + 1]
+        else:
+            t = states[loop] if loop is not None else s
+        comp._LEVEL[0] = i + 1
+        try:
+            v = fn(s, t)
+        except (EvalError, AssertFailure) as e:
+            warnings.append(f"ALIAS {name} ({span}) could not be evaluated on state {i + 1}, so "
+                            f"the trace shows the variables: {e.message}")
+            return None
+        if type(v) is not Fn or not all(type(k) is str for k in v.keys):
+            warnings.append(f"ALIAS {name} ({span}) is not a record on state {i + 1} but "
+                            f"{show(v)}, so the trace shows the variables")
+            return None
+        out.append((v.keys, v.vals))
+    if len({names for names, _ in out}) > 1:
+        warnings.append(f"ALIAS {name} ({span}) gives records with different fields, so the "
+                        f"trace shows the variables")
+        return None
+    return out
 
 
 def _set_level(level: int) -> None:

@@ -217,6 +217,15 @@ def test_an_alias_that_cannot_be_evaluated_is_a_warning_not_silence(tmp_path):
     assert "State 3: <Next>\n*/\\ x = 2" in r.stdout
 
 
+# -- deep expressions ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    " ".join(["/\\ x >= 0"] * 200),
+    "~(" + " ".join(["\\/ x < 0"] * 200) + ")",
+    " \\/ ".join(["x < 0"] * 400) + " \\/ x >= 0",
+    "(" * 200 + "x >= 0" + ")" * 200,
+    "\n".join(["  /\\ x >= 0"] * 300),
+])
 def test_hundreds_of_conjuncts_check_as_in_tlc(tmp_path, body):
     spec = write(tmp_path, "Deep", COUNTER + f"Inv ==\n{body}\n",
                  INIT_NEXT + "INVARIANT Inv\nCHECK_DEADLOCK FALSE\n")

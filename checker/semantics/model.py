@@ -319,8 +319,13 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     alias = None
     if cfg.alias is not None:
         e, denv = body_of(cfg.alias.name)
-        alias = (cfg.alias.name, cfg.alias.span,
-                 compiler.compile_action_predicate(e, denv, "alias"))
+        try:
+            alias = (cfg.alias.name, cfg.alias.span,
+                     compiler.compile_action_predicate(e, denv, "alias"))
+        except CompileError as err:  # it only shapes the trace: check the model all the same
+            where = f" at {err.span}" if err.span is not None else ""
+            warnings.append(f"ALIAS {cfg.alias.name} ({cfg.alias.span}) cannot be evaluated by "
+                            f"kipcheck ({err.message}{where}), so traces show the variables")
     return Built(model, compiler, assumptions, warnings, postcondition, alias)
 
 

@@ -225,7 +225,7 @@ def _postcondition(name: str, span: Span, fn) -> tuple[str, Span] | None:
     """TLC's check of the POSTCONDITION after the search: None if it holds, else the message
     (TLC's) and where."""
     try:
-        ok = fn(None)
+        ok = fn(model_builder.NoState())
     except (*EVAL_ERRORS, AssertFailure) as e:
         return (f"Evaluating postcondition {name} at {_loc(span)} failed.\n"
                 f"{getattr(e, 'message', None) or error_message(e)}", span)

@@ -157,3 +157,17 @@ def test_a_missing_json_file_is_an_evaluation_error(tmp_path, monkeypatch):
     out = check(_spec(tmp_path, "ASSUME Len(ndJsonDeserialize(\"missing.ndjson\")) = 0"))
     assert out.verdict == "assumption"
     assert "ndJsonDeserialize cannot read missing.ndjson" in out.message
+
+
+def test_causal_order_sorts_a_log_by_its_vector_clocks(tmp_path):
+    """VectorClocks!CausalOrder as TLC's override: each node's entries by its own time, an
+    entry after those its clock has seen; IsCausalOrder (the module's definition) agrees."""
+    e1 = '[node |-> "a", vc |-> [a |-> 1]]'
+    e2 = '[node |-> "b", vc |-> [a |-> 1, b |-> 1]]'
+    e3 = '[node |-> "a", vc |-> [a |-> 2]]'
+    body = (f"Log == <<{e2}, {e3}, {e1}>>\n"
+            f"Sorted == CausalOrder(Log, LAMBDA l : l.vc, LAMBDA l : l.node, LAMBDA c : DOMAIN c)\n"
+            f"ASSUME Sorted = <<{e1}, {e2}, {e3}>>\n"
+            f"ASSUME IsCausalOrder(Sorted, LAMBDA l : l.vc) /\\ ~IsCausalOrder(Log, LAMBDA l : l.vc)")
+    out = check(_spec(tmp_path, body, "TLC, Naturals, Sequences, VectorClocks"))
+    assert out.verdict == "ok", out.message

@@ -27,7 +27,7 @@ STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", 
                     # CommunityModules that kipcheck ships (a spec's own copy takes precedence)
                     "Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise",
                     "DyadicRationals", "Relation", "Graphs", "UndirectedGraphs", "BagsExt",
-                    "IOUtils", "Json", "SVG",
+                    "IOUtils", "Json", "SVG", "VectorClocks",
                     # TLC's own extension module
                     "TLCExt",
                     # TLAPS proof library modules, as empty stand-ins (their theorems are not

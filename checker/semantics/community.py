@@ -1,6 +1,6 @@
 """Native evaluation of the CommunityModules operators that kipcheck ships (Folds,
 FiniteSetsExt, Functions, SequencesExt, Bitwise, DyadicRationals, Graphs, UndirectedGraphs,
-BagsExt, IOUtils, Json, SVG) and of TLC's TLCExt, as TLC's Java overrides evaluate them.
+BagsExt, IOUtils, Json, SVG, VectorClocks) and of TLC's TLCExt, as TLC's Java overrides evaluate them.
 
 The modules' .tla text (checker/frontend/stdlib) gives every operator a definition; the ones
 listed in NATIVE here are evaluated by these functions instead, because their definitions
@@ -26,7 +26,7 @@ __all__ = ["map_then_fold_set", "fold_set", "fold_function", "set_max", "set_min
            "is_strongly_connected", "connected_components", "fold_bag", "io_env", "atoi",
            "serialize", "deserialize", "not_supported", "to_json", "json_serialize",
            "json_deserialize", "nd_json_serialize", "nd_json_deserialize", "svg_elem_to_string",
-           "assert_error", "tlc_model_value", "tlc_get_or_default", "pick_successor"]
+           "causal_order", "assert_error", "tlc_model_value", "tlc_get_or_default", "pick_successor"]
 
 
 def map_then_fold_set(op, base, f, choose, s):
@@ -484,6 +484,46 @@ def svg_elem_to_string(elem):
     return f"<{name}{attr}>{inner}{''.join(svg_elem_to_string(c) for c in kids)}</{name}>"
 
 
+# --- VectorClocks
+
+def causal_order(log, clock, node, dom):
+    """CausalOrder(log, clock, node, domain) as TLC's override computes it: each node's entries
+    by their own time, an entry waiting for the entries its clock has seen from other nodes;
+    then, round after round, each node in turn (in TLC's order of the nodes) emits its next
+    entry if that one waits for nothing more."""
+    if type(log) is not tuple:
+        raise EvalError(f"The first argument of CausalOrder should be a sequence, but instead "
+                        f"it is:\n{show(log)}")
+    lists: dict = {}
+    for entry in log:
+        host = node(entry)
+        vc = clock(entry)
+        lists.setdefault(host, []).append({"entry": entry, "vc": vc, "time": app(vc, host),
+                                           "hosts": ordered(_set(dom(vc))), "waits": set()})
+    for entries in lists.values():
+        entries.sort(key=lambda e: e["time"])
+    for host, entries in lists.items():
+        seen = dict.fromkeys(lists, 0)
+        for e in entries:
+            seen[host] = e["time"]
+            for other in e["hosts"]:
+                time = app(e["vc"], other)
+                if seen.get(other, 0) < time:
+                    seen[other] = time
+                    e["waits"].add(id(lists[other][time - 1]))
+    done: set = set()
+    out = []
+    hosts = ordered(frozenset(lists))
+    for _ in range(len(log)):
+        for host in hosts:
+            entries = lists[host]
+            if entries and not (entries[0]["waits"] - done):
+                e = entries.pop(0)
+                done.add(id(e))
+                out.append(e["entry"])
+    return tuple(out)
+
+
 # --- TLCExt
 
 def assert_error(err, thunk):
@@ -552,6 +592,7 @@ NATIVE = {
     ("Json", "ndJsonSerialize"): "nd_json_serialize({0}, {1})",
     ("Json", "ndJsonDeserialize"): "nd_json_deserialize({0})",
     ("SVG", "SVGElemToString"): "svg_elem_to_string({0})",
+    ("VectorClocks", "CausalOrder"): "causal_order({0}, {1}, {2}, {3})",
     ("TLCExt", "AssertError"): "assert_error({0}, lambda: {1})",
     ("TLCExt", "TLCModelValue"): "tlc_model_value({0})",
     ("TLCExt", "TLCGetOrDefault"): "tlc_get_or_default(TLC_REGISTERS, {0}, {1})",
@@ -571,10 +612,12 @@ HIGHER_ORDER = {
     ("Functions", "FoldFunction"): (0,),
     ("Functions", "FoldFunctionOnSet"): (0,),
     ("BagsExt", "FoldBag"): (0,),
+    ("VectorClocks", "CausalOrder"): (1, 2, 3),
 }
 # Native operators with effects (printing, registers, files): never evaluated ahead of time.
 IMPURE = {("IOUtils", "IOEnv"), ("IOUtils", "Serialize"), ("IOUtils", "Deserialize"),
           ("Json", "JsonSerialize"), ("Json", "JsonDeserialize"), ("Json", "ndJsonSerialize"),
           ("Json", "ndJsonDeserialize"), ("TLCExt", "TLCGetOrDefault"), ("TLCExt", "AssertError")}
 MODULES = ("Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise", "DyadicRationals",
-           "Relation", "Graphs", "UndirectedGraphs", "BagsExt", "IOUtils", "Json", "SVG", "TLCExt")
+           "Relation", "Graphs", "UndirectedGraphs", "BagsExt", "IOUtils", "Json", "SVG",
+           "VectorClocks", "TLCExt")

@@ -130,3 +130,14 @@ def test_an_undefined_alias_is_a_config_error_with_its_position(tmp_path):
         check(_spec(tmp_path, "Inv == x < 1", "INVARIANT Inv\nALIAS Nope\n"))
     assert "'Nope' is not defined in module M" in e.value.message
     assert (e.value.span.line, e.value.span.col) == (4, 7)
+
+
+# -- printing sets that kipcheck keeps lazy ----------------------------------------------------
+
+def test_finite_sets_of_functions_records_tuples_and_subsets_print_enumerated(tmp_path):
+    """TLC prints (PrintT, ToString, traces) such a set by its elements, as TLC 2.18 does."""
+    body = ('ASSUME <<ToString([1..2 -> {1}]), ToString(SUBSET {1}), ToString([a : {1}]), '
+            'ToString({1} \\X {2}), ToString(Seq({1})), ToString([{} -> {1}])>> = '
+            '<<"{<<1, 1>>}", "{{}, {1}}", "{[a |-> 1]}", "{<<1, 2>>}", "Seq({1})", "{<<>>}">>')
+    out = check(_spec(tmp_path, body, "CHECK_DEADLOCK FALSE\n"))
+    assert out.verdict == "ok", out.message

@@ -50,7 +50,8 @@ CASES = [
      "<<-17, 5, \"007\", \"1234\">>"),
     ("IOEnv.KIPCHECK_TEST_VAR", "\"forty-two\""),
     # Json
-    ("ToJson([a |-> <<1, \"x\">>, b |-> {TRUE}])", "\"{\\\"a\\\":[1,\\\"x\\\"],\\\"b\\\":[true]}\""),
+    ("ToJson([a |-> <<1, \"x\">>, b |-> {TRUE}])",
+     "\"{\\\"a\\\":[1,\\\"x\\\"],\\\"b\\\":[true]}\""),
     ("<<ToJsonArray(<<1, 2>>), ToJsonObject(<<7>>), ToJson((2 :> 3))>>",
      "<<\"[1,2]\", \"{\\\"0\\\":7}\", \"{\\\"2\\\":3}\">>"),
     # SVG
@@ -64,9 +65,10 @@ CASES = [
     # TLCExt
     ("<<AssertEq(1, 1), TLCNoOp(3), TLCCache(4, {}), TLCDefer(TRUE), PickSuccessor(TRUE)>>",
      "<<TRUE, 3, 4, TRUE, TRUE>>"),
-    ("<<AssertError(\"Attempted to apply tuple\\n<<1>>\\nto 2, which is out of domain.\", <<1>>[2]), "
-     "AssertError(\"x\", 1), AssertError(\"y\", <<1>>[2])>>", "<<TRUE, FALSE, FALSE>>"),
-    ("<<TLCModelValue(\"mv\") = TLCModelValue(\"mv\"), TLCModelValue(\"a\") # TLCModelValue(\"b\")>>",
+    ("<<AssertError(\"Attempted to apply tuple\\n<<1>>\\nto 2, which is out of domain.\", "
+     "<<1>>[2]), AssertError(\"x\", 1), AssertError(\"y\", <<1>>[2])>>", "<<TRUE, FALSE, FALSE>>"),
+    ("<<TLCModelValue(\"mv\") = TLCModelValue(\"mv\"), "
+     "TLCModelValue(\"a\") # TLCModelValue(\"b\")>>",
      "<<TRUE, TRUE>>"),
     ("<<TLCGetOrDefault(\"nothing\", 5), TLCGetAndSet(7, LAMBDA a, b : a + b, 2, 10), "
      "TLCGet(7)>>", "<<5, 10, 12>>"),
@@ -168,6 +170,7 @@ def test_causal_order_sorts_a_log_by_its_vector_clocks(tmp_path):
     body = (f"Log == <<{e2}, {e3}, {e1}>>\n"
             f"Sorted == CausalOrder(Log, LAMBDA l : l.vc, LAMBDA l : l.node, LAMBDA c : DOMAIN c)\n"
             f"ASSUME Sorted = <<{e1}, {e2}, {e3}>>\n"
-            f"ASSUME IsCausalOrder(Sorted, LAMBDA l : l.vc) /\\ ~IsCausalOrder(Log, LAMBDA l : l.vc)")
+            f"ASSUME IsCausalOrder(Sorted, LAMBDA l : l.vc)\n"
+            f"ASSUME ~IsCausalOrder(Log, LAMBDA l : l.vc)")
     out = check(_spec(tmp_path, body, "TLC, Naturals, Sequences, VectorClocks"))
     assert out.verdict == "ok", out.message

@@ -17,8 +17,8 @@ COUNTER = "VARIABLE x\nInit == x = 0\nNext == x < 2 /\\ x' = x + 1\n"
 
 
 def _spec(tmp_path: Path, body: str, cfg: str) -> Path:
-    (tmp_path / "M.tla").write_text(f"---- MODULE M ----\nEXTENDS Naturals, TLC\n{COUNTER}{body}\n"
-                                    f"====\n")
+    (tmp_path / "M.tla").write_text(f"---- MODULE M ----\nEXTENDS Naturals, Sequences, TLC\n"
+                                    f"{COUNTER}{body}\n====\n")
     (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\n" + cfg)
     return tmp_path / "M.tla"
 
@@ -53,12 +53,14 @@ def test_a_false_postcondition_is_tlcs_violation(tmp_path):
     out = check(_spec(tmp_path, 'Post == TLCGet("generated") = 4',
                       "POSTCONDITION Post\nCHECK_DEADLOCK FALSE\n"))
     assert (out.verdict, out.exit_code, out.property) == ("postcondition", 10, "Post")
-    assert out.message == "Postcondition Post at line 6, col 9 to line 6, col 31 of module M is false."
+    assert out.message == ("Postcondition Post at line 6, col 9 to line 6, col 31 of module M is "
+                           "false.")
     assert (out.distinct_states, out.states_generated) == (3, 3)  # the search's own counts
 
 
 def test_a_postcondition_that_fails_to_evaluate(tmp_path):
-    out = check(_spec(tmp_path, 'Post == <<1>>[2] = 1', "POSTCONDITION Post\nCHECK_DEADLOCK FALSE\n"))
+    out = check(_spec(tmp_path, "Post == <<1>>[2] = 1",
+                      "POSTCONDITION Post\nCHECK_DEADLOCK FALSE\n"))
     assert (out.verdict, out.exit_code) == ("postcondition", 10)
     assert out.message.startswith("Evaluating postcondition Post at line 6, col 9 to line 6, "
                                   "col 20 of module M failed.\nAttempted to apply tuple")

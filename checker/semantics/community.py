@@ -1,6 +1,7 @@
 """Native evaluation of the CommunityModules operators that kipcheck ships (Folds,
 FiniteSetsExt, Functions, SequencesExt, Bitwise, DyadicRationals, Graphs, UndirectedGraphs,
-BagsExt, IOUtils, Json, SVG, VectorClocks) and of TLC's TLCExt, as TLC's Java overrides evaluate them.
+BagsExt, IOUtils, Json, SVG, VectorClocks) and of TLC's TLCExt, as TLC's Java overrides
+evaluate them.
 
 The modules' .tla text (checker/frontend/stdlib) gives every operator a definition; the ones
 listed in NATIVE here are evaluated by these functions instead, because their definitions
@@ -26,7 +27,8 @@ __all__ = ["map_then_fold_set", "fold_set", "fold_function", "set_max", "set_min
            "is_strongly_connected", "connected_components", "fold_bag", "io_env", "atoi",
            "serialize", "deserialize", "not_supported", "to_json", "json_serialize",
            "json_deserialize", "nd_json_serialize", "nd_json_deserialize", "svg_elem_to_string",
-           "causal_order", "assert_error", "tlc_model_value", "tlc_get_or_default", "pick_successor"]
+           "causal_order", "assert_error", "tlc_model_value", "tlc_get_or_default",
+           "pick_successor"]
 
 
 def map_then_fold_set(op, base, f, choose, s):
@@ -329,7 +331,8 @@ def serialize(value, dest, options):
     """Serialize(payload, file, [format |-> "TXT", ...]): writes the string payload."""
     _format(options, "Serialize")
     if type(value) is not str:
-        return _exec_result(1, "", f"Serialize error invalid parameters: {show(value)} is no string")
+        return _exec_result(1, "", f"Serialize error invalid parameters: {show(value)} is no "
+                                   f"string")
     opts = app(options, "openOptions") if "openOptions" in options[0] else ()
     mode = "a" if "APPEND" in tuple(opts) else "w"
     try:
@@ -366,7 +369,8 @@ def _json(v):
     if t is tuple:
         return [_json(x) for x in v]
     if t is Fn:
-        return {(k if type(k) is str else show(k)): _json(x) for k, x in zip(v[0], v[1])}
+        return {(k if type(k) is str else show(k)): _json(x)
+                for k, x in zip(v[0], v[1], strict=True)}
     if t is frozenset or hasattr(v, "__iter__"):
         return [_json(x) for x in ordered(_set(v))]
     raise EvalError(f"Cannot convert value to JSON: {show(v)}")
@@ -475,7 +479,7 @@ def svg_elem_to_string(elem):
     except EvalError:
         raise EvalError(f"An SVG element must be a record [name, attrs, children, innerText], "
                         f"but instead it is:\n{show(elem)}") from None
-    pairs = zip(attrs[0], attrs[1]) if type(attrs) is Fn else ()
+    pairs = zip(attrs[0], attrs[1], strict=True) if type(attrs) is Fn else ()
     attr = "".join(f" {str(k).replace('_', '-')}='{v if type(v) is str else show(v)}'"
                    for k, v in pairs)
     kids = children if type(children) is tuple else (

@@ -12,9 +12,8 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span, SpecError
 from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
-from . import community
+from . import community, temporal
 from . import compiler as comp
-from . import temporal
 from .compiler import CompileError, Compiler
 from .runtime import AssertFailure
 from .values import (

@@ -213,7 +213,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     alias = None
     if built.alias is not None and result.trace:  # how the trace prints, never a verdict
         alias = model_builder.alias_trace(built.alias, [s.state for s in result.trace],
-                                          result.loop, built.warnings)
+                                          result.loop, built.warnings, variables)
     return Outcome(verdict, prop, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
                    time.perf_counter() - started, message, span, built.warnings,

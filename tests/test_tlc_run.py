@@ -143,3 +143,14 @@ def test_finite_sets_of_functions_records_tuples_and_subsets_print_enumerated(tm
             '<<"{<<1, 1>>}", "{{}, {1}}", "{[a |-> 1]}", "{<<1, 2>>}", "Seq({1})", "{<<>>}">>')
     out = check(_spec(tmp_path, body, "CHECK_DEADLOCK FALSE\n"))
     assert out.verdict == "ok", out.message
+
+
+def test_trace_in_an_alias_is_the_behaviour_up_to_the_state(tmp_path):
+    """TLCExt!Trace, as TLC binds it while printing through an ALIAS."""
+    (tmp_path / "T.tla").write_text(
+        "---- MODULE T ----\nEXTENDS Naturals, Sequences, TLCExt\nVARIABLE x\nInit == x = 0\n"
+        "Next == x' = x + 1\nInv == x < 2\nAlias == [x |-> x, seen |-> Len(Trace), "
+        "first |-> Trace[1].x]\n====\n")
+    (tmp_path / "T.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\nALIAS Alias\n")
+    out = check(tmp_path / "T.tla")
+    assert [vals for _, vals in out.alias] == [(0, 1, 0), (1, 2, 0), (2, 3, 0)]

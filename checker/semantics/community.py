@@ -27,7 +27,7 @@ __all__ = ["map_then_fold_set", "fold_set", "fold_function", "set_max", "set_min
            "is_strongly_connected", "connected_components", "fold_bag", "io_env", "atoi",
            "serialize", "deserialize", "not_supported", "to_json", "json_serialize",
            "json_deserialize", "nd_json_serialize", "nd_json_deserialize", "svg_elem_to_string",
-           "causal_order", "assert_error", "tlc_model_value", "tlc_get_or_default",
+           "causal_order", "assert_error", "tlc_trace", "tlc_model_value", "tlc_get_or_default",
            "pick_successor"]
 
 
@@ -539,6 +539,18 @@ def assert_error(err, thunk):
     return False
 
 
+# The behaviour up to the state whose ALIAS is being evaluated: TLCExt!Trace there, as in TLC.
+TRACE: list = [None]
+
+
+def tlc_trace():
+    """Trace: the states from an initial one to the current one, as records of the variables
+    (only while a counterexample is printed through an ALIAS)."""
+    if TRACE[0] is None:
+        not_supported("Trace (outside an ALIAS)")
+    return TRACE[0]
+
+
 def tlc_model_value(name):
     if type(name) is not str:
         raise EvalError(f"The argument of TLCModelValue should be a string, but instead it is "
@@ -602,7 +614,7 @@ NATIVE = {
     ("TLCExt", "TLCGetOrDefault"): "tlc_get_or_default(TLC_REGISTERS, {0}, {1})",
     ("TLCExt", "PickSuccessor"): "pick_successor({0})",
     ("TLCExt", "TLCDefer"): "(({0}) is None or True)",
-    ("TLCExt", "Trace"): "not_supported('Trace')",
+    ("TLCExt", "Trace"): "tlc_trace()",
     ("TLCExt", "CounterExample"): "not_supported('CounterExample')",
     ("TLCExt", "ToTrace"): "not_supported('ToTrace')",
     ("TLCExt", "TLCFP"): "not_supported('TLCFP')",
@@ -621,7 +633,8 @@ HIGHER_ORDER = {
 # Native operators with effects (printing, registers, files): never evaluated ahead of time.
 IMPURE = {("IOUtils", "IOEnv"), ("IOUtils", "Serialize"), ("IOUtils", "Deserialize"),
           ("Json", "JsonSerialize"), ("Json", "JsonDeserialize"), ("Json", "ndJsonSerialize"),
-          ("Json", "ndJsonDeserialize"), ("TLCExt", "TLCGetOrDefault"), ("TLCExt", "AssertError")}
+          ("Json", "ndJsonDeserialize"), ("TLCExt", "TLCGetOrDefault"), ("TLCExt", "AssertError"),
+          ("TLCExt", "Trace")}
 MODULES = ("Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise", "DyadicRationals",
            "Relation", "Graphs", "UndirectedGraphs", "BagsExt", "IOUtils", "Json", "SVG",
            "VectorClocks", "TLCExt")

@@ -400,15 +400,26 @@ def _variable_read(compiler: Compiler, e, env, seen: set):
     return found
 
 
-def alias_trace(alias: tuple, states: list, loop: int | None, warnings: list[str]):
+def alias_trace(alias: tuple, states: list, loop: int | None, warnings: list[str],
+                variables: list[str] = ()):
     """The ALIAS of each state of a counterexample, as TLC prints a trace through it: the
     alias evaluated on the state and its successor (the state the lasso steps back to after the
     last one, else the last state itself), with TLCGet("level") the state's position. Each is a
     record (field names, values). Where TLC would fall back to the variables (the alias fails
-    or is no record), None is returned and a warning says why."""
+    or is no record), None is returned and a warning says why. TLCExt!Trace is the behaviour
+    up to the state, as records of the variables."""
     name, span, fn = alias
+    records = [make_fn(zip(variables, s, strict=True)) for s in states] if variables else []
+    try:
+        return _alias_records(name, span, fn, states, loop, warnings, records)
+    finally:
+        community.TRACE[0] = None
+
+
+def _alias_records(name, span, fn, states, loop, warnings, records):
     out = []
     for i, s in enumerate(states):
+        community.TRACE[0] = tuple(records[:i + 1]) if records else None
         if i + 1 < len(states):
             t = states[i + 1]
         else:

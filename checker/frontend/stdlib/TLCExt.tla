@@ -1,8 +1,8 @@
 ------------------------------- MODULE TLCExt -------------------------------
 \* kipcheck's own text of TLC's module TLCExt. AssertEq, AssertError, TLCModelValue, TLCNoOp,
 \* TLCCache, TLCDefer, TLCGetOrDefault, TLCGetAndSet and PickSuccessor (on its TRUE branch) are
-\* evaluated; Trace, CounterExample, ToTrace, TLCFP and TLCEvalDefinition stop the check with
-\* an error saying they are not supported.
+\* evaluated, and Trace in an ALIAS; elsewhere Trace, and CounterExample, ToTrace, TLCFP and
+\* TLCEvalDefinition, stop the check with an error saying they are not supported.
 LOCAL INSTANCE TLC
 LOCAL INSTANCE Integers
 

@@ -19,7 +19,8 @@ Prop == A!ASpec
 Sym == Permutations({{a, b}})
 ====
 """
-ABS = "---- MODULE Abs ----\nCONSTANTS a, b\nVARIABLE u\nASpec == u \\in {a, b} /\\ [][u' = u]_u\n====\n"
+ABS = ("---- MODULE Abs ----\nCONSTANTS a, b\nVARIABLE u\n"
+       "ASpec == u \\in {a, b} /\\ [][u' = u]_u\n====\n")
 
 
 def _check(tmp_path, mapping: str):

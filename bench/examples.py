@@ -155,8 +155,10 @@ def run_one(model: Model, git_dir: Path, work: Path, timeout: int) -> tuple[bool
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.time()
         try:
+            # From the root of the extracted tree, as the Examples' CI runs TLC: specs name
+            # their data files relative to it (specifications/ewd998/...ndjson).
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                               cwd=spec.parent, env=env)
+                               cwd=d, env=env)
         except subprocess.TimeoutExpired:
             return False, f"timeout after {timeout}s (TLC took {model.entry['runtime']})"
         speed = f"[{time.time() - t0:.1f}s vs TLC {model.entry['runtime']}]"

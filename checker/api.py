@@ -23,6 +23,7 @@ from .frontend.errors import ConfigError, Span
 from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
 from .paths import shown_path
 from .semantics import model as model_builder
+from .semantics.compiler import RUN as compiler_run
 from .semantics.compiler import CompileError
 from .semantics.runtime import AssertFailure
 from .semantics.values import show
@@ -59,6 +60,9 @@ class Outcome:
     collision: float | None = None  # fingerprint collision estimate (None: whole states)
     store_bytes: int = 0  # memory of the visited store in fingerprint mode
     checkpoint: str | None = None  # the newest snapshot this run wrote (--checkpoint)
+    # The .cfg's ALIAS on each state of the trace: (field names, values); None without one.
+    # The printed trace shows it instead of the variables, as TLC's does.
+    alias: list | None = None
 
     @builtins.property
     def exit_code(self) -> int:
@@ -174,10 +178,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
-    alias = loaded.config.alias if loaded.config is not None else None
-    if alias is not None:  # it changes how a trace looks, never a verdict or a count
-        built.warnings.append(f"ALIAS {alias.name} ({alias.span}) is not supported yet: "
-                              f"counterexamples show the variables, not the alias")
+    compiler_run_settings(workers)
     failed = _assumptions(built, variables, started)
     if failed is not None:
         return failed
@@ -203,11 +204,23 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         undecided = list(dict.fromkeys(c.name for c in built.model.liveness))
         if undecided:
             verdict = V.INCOMPLETE
-    return Outcome(verdict, result.property, result.distinct, result.generated,
+    prop, message = result.property, result.message
+    if verdict == V.OK and built.postcondition is not None:
+        model_builder.set_run_statistics(result.distinct, result.generated, result.left,
+                                         result.depth, time.perf_counter() - started)
+        failed = _postcondition(*built.postcondition)
+        if failed is not None:
+            verdict, prop, message, span = V.POSTCONDITION, built.postcondition[0], *failed
+    alias = None
+    if built.alias is not None and result.trace:  # how the trace prints, never a verdict
+        alias = model_builder.alias_trace(built.alias, [s.state for s in result.trace],
+                                          result.loop, built.warnings, variables)
+    return Outcome(verdict, prop, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
-                   time.perf_counter() - started, result.message, span, built.warnings,
+                   time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
-                   result.collision, result.store_bytes, result.checkpoint)
+                   result.collision, result.store_bytes, checkpoint=result.checkpoint,
+                   alias=alias)
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
@@ -265,6 +278,25 @@ def _assumptions(built, variables, started: float) -> Outcome | None:
                            span=span, variables=variables,
                            seconds=time.perf_counter() - started)
     return None
+
+
+def _postcondition(name: str, span: Span, fn) -> tuple[str, Span] | None:
+    """TLC's check of the POSTCONDITION after the search: None if it holds, else the message
+    (TLC's) and where."""
+    try:
+        ok = fn(model_builder.NoState())
+    except (*EVAL_ERRORS, AssertFailure) as e:
+        return (f"Evaluating postcondition {name} at {_loc(span)} failed.\n"
+                f"{getattr(e, 'message', None) or error_message(e)}", span)
+    if ok is not True:
+        detail = "" if ok is False else f" (TLC expected a boolean value, not {show(ok)})"
+        return f"Postcondition {name} at {_loc(span)} is false.{detail}", span
+    return None
+
+
+def compiler_run_settings(workers: int) -> None:
+    """What TLCGet("config") reports of this run beyond the model: its worker count."""
+    compiler_run["workers"] = max(1, workers)
 
 
 def _loc(span: Span) -> str:

@@ -32,8 +32,8 @@ SWEEP_VERSION = 1
 
 # The sweep's verdict is its worst size's, in this order (best first); its exit code is that
 # verdict's (`budget`: 3, like a cut search: nothing was violated, not everything was checked).
-SEVERITY = (V.OK, BUDGET, V.INCOMPLETE, V.DEADLOCK, V.INVARIANT, V.PROPERTY, V.ASSERT,
-            V.ERROR, V.ASSUMPTION, V.CONFIG_ERROR, V.SPEC_ERROR)
+SEVERITY = (V.OK, BUDGET, V.INCOMPLETE, V.DEADLOCK, V.INVARIANT, V.PROPERTY, V.POSTCONDITION,
+            V.ASSERT, V.ERROR, V.ASSUMPTION, V.CONFIG_ERROR, V.SPEC_ERROR)
 
 # The CSV columns (after `size`, one column per varied knob); the JSON rows have the same keys,
 # with the knobs as an object under "knobs".

@@ -10,6 +10,7 @@ from __future__ import annotations
 # The verdict of a check (Outcome.verdict, the "verdict" of the JSON report).
 OK = "ok"  # every reachable state checked, nothing violated
 ASSUMPTION = "assumption"  # an ASSUME is false
+POSTCONDITION = "postcondition"  # the .cfg's POSTCONDITION is false after the search
 DEADLOCK = "deadlock"
 INVARIANT = "invariant"  # an INVARIANT (or a []P property) is violated
 PROPERTY = "property"  # a temporal or action property is violated
@@ -40,6 +41,7 @@ EXIT_CODES = {
     OK: EXIT_OK,
     INCOMPLETE: EXIT_INCOMPLETE,
     ASSUMPTION: EXIT_ASSUMPTION,
+    POSTCONDITION: EXIT_ASSUMPTION,  # TLC's code too (TLC_POSTCONDITION_FALSE)
     DEADLOCK: EXIT_DEADLOCK,
     INVARIANT: EXIT_SAFETY,
     PROPERTY: EXIT_LIVENESS,
@@ -62,7 +64,7 @@ MEANINGS = {
                 "resumed (--recover: another model's, another backend's, damaged), or an output "
                 "file that could not be written (when the check itself found no error)",
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
-    EXIT_ASSUMPTION: "an ASSUME is false",
+    EXIT_ASSUMPTION: "an ASSUME is false, or the POSTCONDITION is false after the search",
     EXIT_DEADLOCK: "deadlock",
     EXIT_SAFETY: "an invariant (or `[]P` property) is violated",
     EXIT_LIVENESS: "a temporal property (liveness, or an action property `[][A]_v`) is violated",

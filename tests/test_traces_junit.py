@@ -88,6 +88,20 @@ def test_deadlock_and_action_properties_are_cases_too(tmp_path):
     assert cases(root)["property Monotone"].find("failure") is not None
 
 
+def test_a_postcondition_is_a_case_that_fails_with_tlcs_message(tmp_path):
+    spec = tmp_path / "Post.tla"
+    spec.write_text("---- MODULE Post ----\nEXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+                    "Next == x < 2 /\\ x' = x + 1\nP == TLCGet(\"distinct\") = 2\n====\n")
+    (tmp_path / "Post.cfg").write_text("INIT Init\nNEXT Next\nPOSTCONDITION P\n"
+                                       "CHECK_DEADLOCK FALSE\n")
+    code, root = run(tmp_path, str(spec))
+    assert code == 10
+    fail = cases(root)["postcondition P"].find("failure")
+    assert fail.get("message") == ("Postcondition P at line 6, col 6 to line 6, col 27 of module "
+                                   "Post is false.")
+    assert fail.get("type") == "postcondition"
+
+
 def test_an_evaluation_error_is_an_errored_case(tmp_path):
     spec = tmp_path / "Err.tla"
     spec.write_text("---- MODULE Err ----\nEXTENDS Naturals, Sequences\nVARIABLE x\n"

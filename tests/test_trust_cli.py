@@ -50,7 +50,8 @@ INIT_NEXT = "INIT Init\nNEXT Next\n"
 
 def test_the_catalogue_has_tlcs_codes_and_kipchecks_own():
     assert {v: V.exit_code(v) for v in V.EXIT_CODES} == {
-        "ok": 0, "incomplete": 3, "assumption": 10, "deadlock": 11, "invariant": 12,
+        "ok": 0, "incomplete": 3, "assumption": 10, "postcondition": 10, "deadlock": 11,
+        "invariant": 12,
         "property": 13, "assert": 14, "error": 75, "spec-error": 150, "config-error": 151,
         "interrupted": 130, "checkpoint-error": 2}
     assert sorted(V.MEANINGS) == [0, 1, 2, 3, 10, 11, 12, 13, 14, 75, 130, 150, 151]
@@ -197,21 +198,23 @@ C == IF x > 2 THEN Head(<<>>) = 1 ELSE TRUE
 
 # -- cfg keywords that kipcheck does not apply ---------------------------------------------------
 
-def test_postcondition_is_a_config_error_with_its_position(tmp_path):
-    spec = write(tmp_path, "P", COUNTER + "Inv == x >= 0\n", INIT_NEXT + "POSTCONDITION Inv\n")
+def test_a_false_postcondition_exits_10_with_tlcs_message(tmp_path):
+    spec = write(tmp_path, "P", COUNTER + "Post == TLCGet(\"distinct\") = 0\n",
+                 INIT_NEXT + "POSTCONDITION Post\nCHECK_DEADLOCK FALSE\n")
     r = run("check", spec)
-    assert r.exit_code == 151
-    assert r.stderr.startswith(f"{tmp_path / 'P.cfg'}:3:15: error: POSTCONDITION Inv: kipcheck "
-                               f"does not support POSTCONDITION yet; remove it to check the rest")
+    assert r.exit_code == 10
+    assert "Error: Postcondition Post at line " in r.stdout and "of module P is false." in r.stdout
 
 
-def test_alias_is_a_warning_not_silence(tmp_path):
-    spec = write(tmp_path, "Al", COUNTER + "Al == [y |-> x]\n",
-                 INIT_NEXT + "ALIAS Al\nCHECK_DEADLOCK FALSE\n")
+def test_an_alias_that_cannot_be_evaluated_is_a_warning_not_silence(tmp_path):
+    """TLC falls back to the variables when the ALIAS fails; kipcheck does too, and says so."""
+    spec = write(tmp_path, "Al", COUNTER + "Inv == x < 2\nAl == [y |-> <<>>[x]]\n",
+                 INIT_NEXT + "INVARIANT Inv\nALIAS Al\n")
     r = run("check", spec)
-    assert r.exit_code == 0
-    assert r.stdout.startswith(f"Warning: ALIAS Al ({tmp_path / 'Al.cfg'}:3:7) is not supported "
-                               f"yet: counterexamples show the variables, not the alias\n")
+    assert r.exit_code == 12
+    assert r.stdout.startswith(f"Warning: ALIAS Al ({tmp_path / 'Al.cfg'}:4:7) could not be "
+                               f"evaluated on state 1, so the trace shows the variables: ")
+    assert "State 3: <Next>\n*/\\ x = 2" in r.stdout
 
 
 # -- deep expressions ---------------------------------------------------------------------------

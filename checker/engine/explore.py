@@ -495,6 +495,9 @@ class _GraphRecorder:
         g.targets.append(dst)
         g.actions.append(self.action_index[id(action)])
         offsets[src + 1] = len(g.targets)
+        stored = g.states[dst]
+        if dst_state is not stored and dst_state != stored:  # another state of its class
+            g.succs[len(g.targets) - 1] = dst_state
 
     def finish(self):
         g = self.graph

@@ -43,9 +43,18 @@ class Graph:
     offsets: array = field(default_factory=lambda: array("q", [0]))
     targets: array = field(default_factory=lambda: array("q"))
     actions: array = field(default_factory=lambda: array("l"))
+    # Edge e's successor where it is not its target's stored state (with SYMMETRY or VIEW, a
+    # successor is stored as the first state of its class seen): actions are checked on it, as
+    # TLC checks them on the successor itself.
+    succs: dict = field(default_factory=dict)
 
     def edges(self, i: int) -> range:
         return range(self.offsets[i], self.offsets[i + 1])
+
+    def successor(self, e: int):
+        """The state edge e leads to."""
+        s = self.succs.get(e)
+        return self.states[self.targets[e]] if s is None else s
 
 
 @dataclass
@@ -181,7 +190,7 @@ class _Search:
         if e < 0:
             memo, k, t = self.stutter_memo[a], i, self.g.states[i]
         else:
-            memo, k, t = self.edge_memo[a], e, self.g.states[self.g.targets[e]]
+            memo, k, t = self.edge_memo[a], e, self.g.successor(e)
         v = memo[k]
         if not v:
             v = memo[k] = 2 if self.atoms[a].fn(self.g.states[i], t) is True else 1
@@ -205,7 +214,7 @@ class _Search:
         v = memo[e]
         if not v:
             g = self.g
-            v = memo[e] = 2 if self.fair[f].taken(g.states[i], g.states[g.targets[e]]) else 1
+            v = memo[e] = 2 if self.fair[f].taken(g.states[i], g.successor(e)) else 1
         return v == 2
 
     def _enabled_by_candidates(self, step: Callable, i: int) -> bool:
@@ -216,7 +225,7 @@ class _Search:
         disabled), then on every reachable state."""
         g = self.g
         s = g.states[i]
-        if any(step(s, g.states[g.targets[e]]) is True for e in g.edges(i)):
+        if any(step(s, g.successor(e)) is True for e in g.edges(i)):
             return True
         try:
             if step(s, tuple(UNKNOWN for _ in s)) is not True:

@@ -96,10 +96,8 @@ def check_config(cfg: Config, scope: ModuleScope, modules: ModuleSet) -> None:
     if cfg.specification is not None and (cfg.init or cfg.next):
         named = cfg.init or cfg.next
         raise fail("give either SPECIFICATION or INIT/NEXT, not both", named.span)
-    if cfg.postcondition is not None:  # ignoring it could turn a failing check into a pass
-        raise fail(f"POSTCONDITION {cfg.postcondition.name}: kipcheck does not support "
-                   f"POSTCONDITION yet; remove it to check the rest", cfg.postcondition.span)
-    singles = [cfg.init, cfg.next, cfg.specification, cfg.symmetry, cfg.view, cfg.alias]
+    singles = [cfg.init, cfg.next, cfg.specification, cfg.symmetry, cfg.view, cfg.alias,
+               cfg.postcondition]
     lists = [*cfg.invariants, *cfg.properties, *cfg.constraints, *cfg.action_constraints]
     for named in [n for n in singles if n is not None] + lists:
         sym = scope.symbols.get(named.name)

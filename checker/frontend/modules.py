@@ -2,13 +2,16 @@
 
 Where a module named M is looked for, first match wins (SANY's order):
   1. a module nested inside the module that names M,
-  2. `M.tla` in the directory of the file that names M, then in the root spec's directory,
-  3. `M.tla` on the search path (`--lib` directories, then `KIPCHECK_PATH`),
-  4. kipcheck's own text of the standard modules (Naturals, Integers, Sequences, ...).
+  2. a module M that follows the root module in the root spec's file (TLC reads a file of
+     several modules one after another, the first being the spec: its "monolith" specs),
+  3. `M.tla` in the directory of the file that names M, then in the root spec's directory,
+  4. `M.tla` on the search path (`--lib` directories, then `KIPCHECK_PATH`),
+  5. kipcheck's own text of the standard modules (Naturals, Integers, Sequences, ...).
 """
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -16,12 +19,17 @@ from pathlib import Path
 
 from . import ast
 from .errors import Span, SpecError, read_source
+from .lexer import _HEADER_RE, Tokenizer, prepare
 from .parser import parse_module
 
 STANDARD_MODULES = ("Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "Bags", "TLC",
                     "TLAPS", "Randomization",
                     # CommunityModules that kipcheck ships (a spec's own copy takes precedence)
-                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt",
+                    "Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise",
+                    "DyadicRationals", "Relation", "Graphs", "UndirectedGraphs", "BagsExt",
+                    "IOUtils", "Json", "SVG", "VectorClocks",
+                    # TLC's own extension module
+                    "TLCExt",
                     # TLAPS proof library modules, as empty stand-ins (their theorems are not
                     # needed to check a model)
                     "FiniteSetTheorems", "NaturalsInduction", "FunctionTheorems",
@@ -62,6 +70,7 @@ class Loader:
         self.modules: dict[str, ast.Module] = {}
         self.sources: dict[str, str] = {}
         self._loading: list[str] = []
+        self.following: dict[str, str] = {}  # modules after the root's in its file: name -> text
 
     def load_spec(self, path: str | Path) -> ModuleSet:
         path = Path(path)
@@ -73,6 +82,8 @@ class Loader:
             raise SpecError(f"cannot read {path}: {e.strerror or e}") from None
         self.root_dir = path.parent
         root = self._parse(text, str(path))
+        self.root_file = str(path)
+        self.following = following_modules(text, self.root_file)
         expected = path.stem
         if root.name != expected:
             raise SpecError(f"module name {root.name!r} does not match the file name "
@@ -121,6 +132,9 @@ class Loader:
             cycle = " -> ".join(self._loading[self._loading.index(name):] + [name])
             raise SpecError(f"circular module dependency: {cycle}", span,
                             source=self.sources.get(span.file))
+        if name in self.following:
+            self._register(parse_module(self.following[name], self.root_file), self.root_dir)
+            return
         for d in [directory, self.root_dir, *self.lib]:
             candidate = d / f"{name}.tla"
             if candidate.is_file():
@@ -143,6 +157,35 @@ class Loader:
         where = ", ".join(str(d) for d in dict.fromkeys([directory, self.root_dir, *self.lib]))
         raise SpecError(f"unknown module {name!r}: no {name}.tla in {where}, and it is not a "
                         f"standard module", span, source=self.sources.get(span.file))
+
+
+def following_modules(text: str, file: str) -> dict[str, str]:
+    """The modules written after the first one in a file, by name: for each, the file's text
+    with everything before its header blanked (lines and columns stay the file's)."""
+    found: dict[str, str] = {}
+    try:
+        start = _HEADER_RE.search(text).start()
+        while True:
+            blanked = _blank(text, start)
+            end = None
+            for tok in Tokenizer(prepare(blanked, file), file).raw_tokens():
+                end = tok.end_pos
+            nxt = _LINE_HEADER_RE.search(text, end) if end is not None else None
+            if nxt is None:
+                return found
+            start = nxt.start(1)
+            if nxt.group(2) not in found:
+                found[nxt.group(2)] = _blank(text, start)
+    except SpecError:  # a broken later module is reported if it is ever needed
+        return found
+
+
+# A module header at the start of a line (one inside a comment is no module).
+_LINE_HEADER_RE = re.compile(r"^[ \t]*(-{4,}[ \t]*MODULE[ \t]+(\w+))", re.M)
+
+
+def _blank(text: str, start: int) -> str:
+    return "".join(ch if ch == "\n" else " " for ch in text[:start]) + text[start:]
 
 
 @cache

@@ -16,6 +16,7 @@ import itertools
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..frontend import ast
 from ..frontend.errors import Span
@@ -37,7 +38,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
-from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, show
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, make_fn, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -137,7 +138,8 @@ BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in",
 HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,),
                 **community.HIGHER_ORDER}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
-              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement")}
+              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement"),
+              *community.IMPURE}
 
 
 
@@ -1911,11 +1913,33 @@ def _print_t(v):
     return True
 
 
+# What TLCGet("config") and TLCGet("stats") report: the run's settings (set when the model is
+# built and the search starts) and, once the search is over, its statistics.
+RUN: dict = {"deadlock": True, "workers": 1, "stats": None}
+_STATS = ("queue", "distinct", "generated", "diameter", "duration")
+
+
+def _run_config():
+    """TLC's record for a breadth-first model check; kipcheck's search is deterministic (seed
+    0) and fingerprints states with xxHash3-64."""
+    return make_fn([("mode", "bfs"), ("deadlock", bool(RUN["deadlock"])),
+                    ("worker", RUN["workers"]), ("seed", "0"), ("fingerprint", "xxh3-64"),
+                    ("install", str(Path(__file__).resolve().parent.parent))])
+
+
 def _tlc_get(key):
     if key == "level":
         return _LEVEL[0]
+    if key == "config":
+        return _run_config()
+    stats = RUN["stats"]
+    if stats is not None and (key == "stats" or key in _STATS):
+        return make_fn(stats.items()) if key == "stats" else stats[key]
     if key in runtime.TLC_REGISTERS:
         return runtime.TLC_REGISTERS[key]
+    if key == "stats" or key in _STATS:
+        raise EvalError(f"TLCGet({show(key)}) is only supported after the search, in a "
+                        f"POSTCONDITION")
     raise EvalError(f"TLCGet({show(key)}) is not supported")
 
 

@@ -4,6 +4,7 @@ in the SPECIFICATION, actions split and compiled, properties sorted into what ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .. import interface as ltl
 from ..frontend import LoadedSpec, ast
@@ -11,8 +12,8 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span, SpecError
 from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
+from . import community, temporal
 from . import compiler as comp
-from . import temporal
 from .compiler import CompileError, Compiler
 from .runtime import AssertFailure
 from .values import (
@@ -22,6 +23,7 @@ from .values import (
     intern_names,
     make_fn,
     reset_interning,
+    show,
     tlc_key,
 )
 
@@ -32,6 +34,11 @@ class Built:
     compiler: Compiler
     assumptions: list  # (span, callable)
     warnings: list[str] = field(default_factory=list)
+    # The .cfg's POSTCONDITION: (name, span of its definition, callable), checked after the
+    # search like an ASSUME, with TLCGet("stats") giving the search's statistics.
+    postcondition: tuple | None = None
+    # The .cfg's ALIAS: (name, its .cfg span, callable (state, successor) -> value).
+    alias: tuple | None = None
 
 
 def cfg_value(v: CfgValue):
@@ -161,6 +168,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     if cfg is None:
         raise ConfigError(f"no configuration for {loaded.path}: give --config CFG")
     _intern_order(loaded)
+    community.SPEC_DIR[0] = Path(loaded.path).parent if loaded.path else None
     scope = loaded.scope
     constants, overrides = {}, {}
     module_values = {}
@@ -286,6 +294,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
+    comp.RUN.update(deadlock=deadlock, stats=None)
+
     def initial_states():
         out: list = []
         init_gen(None, out.append)
@@ -296,7 +306,39 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   set_level=_set_level,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
-    return Built(model, compiler, assumptions, warnings)
+    postcondition = None
+    if cfg.postcondition is not None:
+        e, denv = body_of(cfg.postcondition.name)
+        postcondition = (cfg.postcondition.name, e.span,
+                         compiler.compile_predicate(e, denv, "postcondition"))
+    alias = None
+    if cfg.alias is not None:
+        e, denv = body_of(cfg.alias.name)
+        try:
+            alias = (cfg.alias.name, cfg.alias.span,
+                     compiler.compile_action_predicate(e, denv, "alias"))
+        except CompileError as err:  # it only shapes the trace: check the model all the same
+            where = f" at {err.span}" if err.span is not None else ""
+            warnings.append(f"ALIAS {cfg.alias.name} ({cfg.alias.span}) cannot be evaluated by "
+                            f"kipcheck ({err.message}{where}), so traces show the variables")
+    return Built(model, compiler, assumptions, warnings, postcondition, alias)
+
+
+class NoState:
+    """The state a POSTCONDITION is evaluated in: there is none after the search."""
+
+    def __getitem__(self, i):
+        raise EvalError("A postcondition is evaluated after the search, where there is no state "
+                        "whose variables it could read")
+
+
+def set_run_statistics(distinct: int, generated: int, left: int, depth: int,
+                       seconds: float) -> None:
+    """What TLCGet("stats") (and "distinct", "generated", ...) give once the search is over,
+    in a POSTCONDITION; TLCGet("level") is 0 there, as in an ASSUME."""
+    comp.RUN["stats"] = {"queue": left, "distinct": distinct, "generated": generated,
+                         "diameter": depth, "duration": int(seconds)}
+    comp._LEVEL[0] = 0
 
 
 def _is_false(inv) -> bool:
@@ -356,6 +398,49 @@ def _variable_read(compiler: Compiler, e, env, seen: set):
 
     visit(e, env)
     return found
+
+
+def alias_trace(alias: tuple, states: list, loop: int | None, warnings: list[str],
+                variables: list[str] = ()):
+    """The ALIAS of each state of a counterexample, as TLC prints a trace through it: the
+    alias evaluated on the state and its successor (the state the lasso steps back to after the
+    last one, else the last state itself), with TLCGet("level") the state's position. Each is a
+    record (field names, values). Where TLC would fall back to the variables (the alias fails
+    or is no record), None is returned and a warning says why. TLCExt!Trace is the behaviour
+    up to the state, as records of the variables."""
+    name, span, fn = alias
+    records = [make_fn(zip(variables, s, strict=True)) for s in states] if variables else []
+    try:
+        return _alias_records(name, span, fn, states, loop, warnings, records)
+    finally:
+        community.TRACE[0] = None
+
+
+def _alias_records(name, span, fn, states, loop, warnings, records):
+    out = []
+    for i, s in enumerate(states):
+        community.TRACE[0] = tuple(records[:i + 1]) if records else None
+        if i + 1 < len(states):
+            t = states[i + 1]
+        else:
+            t = states[loop] if loop is not None else s
+        comp._LEVEL[0] = i + 1
+        try:
+            v = fn(s, t)
+        except (EvalError, AssertFailure) as e:
+            warnings.append(f"ALIAS {name} ({span}) could not be evaluated on state {i + 1}, so "
+                            f"the trace shows the variables: {e.message}")
+            return None
+        if type(v) is not Fn or not all(type(k) is str for k in v.keys):
+            warnings.append(f"ALIAS {name} ({span}) is not a record on state {i + 1} but "
+                            f"{show(v)}, so the trace shows the variables")
+            return None
+        out.append((v.keys, v.vals))
+    if len({names for names, _ in out}) > 1:
+        warnings.append(f"ALIAS {name} ({span}) gives records with different fields, so the "
+                        f"trace shows the variables")
+        return None
+    return out
 
 
 def _set_level(level: int) -> None:

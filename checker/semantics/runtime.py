@@ -259,6 +259,8 @@ def _seq(s, op):
 
 
 def seq_len(s):
+    if type(s) is str:  # TLC's Len also counts a string's characters
+        return len(s)
     return len(_seq(s, "Len"))
 
 

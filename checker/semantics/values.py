@@ -536,6 +536,21 @@ def ordered(s) -> list:
 # Printing in TLA+ syntax (as TLC prints values)
 
 
+_ENUM_BOUND = 2_000_000  # TLC prints a finite set of fewer elements enumerated (-Dtlc2...enumBound)
+
+
+def _show_lazy(v: LazySet, elements, items) -> str:
+    """A set of functions, records, tuples or subsets prints enumerated, as TLC prints it when
+    it is finite and small enough; an infinite one (Nat, Seq(S)) by its name."""
+    if type(v) in (PowerSet, FuncSet, RecordSet, Product) and v.finite:
+        try:
+            if len(v) < _ENUM_BOUND:
+                return show(v.materialise(), elements, items)
+        except EvalError:
+            pass
+    return repr(v)
+
+
 def show(v, elements=None, items=None) -> str:
     """v in TLA+ syntax, as TLC prints it. `elements(set)` and `items(function)` give the
     printing order (default: this run's order); trace writers pass a recorded one."""
@@ -560,7 +575,7 @@ def show(v, elements=None, items=None) -> str:
         return "(" + " @@ ".join(f"{show(k, elements, items)} :> {show(x, elements, items)}"
                                  for k, x in pairs) + ")"
     if isinstance(v, LazySet):
-        return repr(v)
+        return _show_lazy(v, elements, items)
     if callable(v):
         return "<operator>"
     return repr(v)

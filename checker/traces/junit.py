@@ -25,6 +25,8 @@ def cases_of(config) -> list[tuple[str, str]]:
     """(kind, name) of every property a parsed .cfg asks to check."""
     cases = [("invariant", n.name) for n in config.invariants]
     cases += [("property", n.name) for n in config.properties]
+    if getattr(config, "postcondition", None) is not None:
+        cases.append(("postcondition", config.postcondition.name))
     return cases
 
 
@@ -34,7 +36,8 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
     verdict, prop = outcome.verdict, outcome.property
     if verdict == V.DEADLOCK:
         culprit = "deadlock"
-    elif verdict in (V.INVARIANT, V.PROPERTY, V.ERROR, V.ASSERT) and prop is not None:
+    elif verdict in (V.INVARIANT, V.PROPERTY, V.POSTCONDITION, V.ERROR,
+                     V.ASSERT) and prop is not None:
         culprit = prop
     else:
         culprit = None
@@ -68,8 +71,9 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
                 err.text = "\n".join(x for x in (outcome.message, trace) if x)
                 counts["errors"] += 1
             else:
-                fail = ET.SubElement(tc, "failure", message=_first_line(trace), type=verdict)
-                fail.text = trace
+                text = trace or outcome.message or ""  # a postcondition has no trace
+                fail = ET.SubElement(tc, "failure", message=_first_line(text), type=verdict)
+                fail.text = text
                 counts["failures"] += 1
         else:
             what = "the deadlock" if verdict == V.DEADLOCK else f"the violation of {culprit}"

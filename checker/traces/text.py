@@ -60,19 +60,19 @@ def format_outcome(o) -> str:
     for w in o.warnings:
         lines.append(f"Warning: {w}")
     if o.verdict in HEADERS:
-        lines.append(format_counterexample(from_outcome(o)))
+        lines.append(format_counterexample(_printed(o)))
     elif o.verdict == V.INTERRUPTED:
         lines.append(f"Interrupted: {o.message} The statistics so far:")
-    elif o.verdict in (V.ASSUMPTION, V.ASSERT, V.ERROR):
+    elif o.verdict in (V.ASSUMPTION, V.POSTCONDITION, V.ASSERT, V.ERROR):
         lines.append(f"Error: {o.message}")
-        if o.verdict != V.ASSUMPTION and o.span is not None:
+        if o.verdict not in (V.ASSUMPTION, V.POSTCONDITION) and o.span is not None:
             from ..frontend.errors import KipcheckError
 
             where = KipcheckError("the error occurred while evaluating this expression", o.span)
             lines.append(where.format())
         if o.trace:
             lines.append(BEHAVIOUR)
-            lines.append(format_trace(from_outcome(o)))
+            lines.append(format_trace(_printed(o)))
     elif o.cut_depth is not None:  # --max-depth cut the search: never "No error has been found"
         if o.undecided:
             lines.append(f"The search was cut at depth {o.cut_depth} (--max-depth), so these "
@@ -100,6 +100,18 @@ def format_outcome(o) -> str:
 
         lines.append(f"Checkpoint: {where} (resume with --recover {Path(where).parent})")
     return "\n".join(lines)
+
+
+def _printed(o) -> Counterexample:
+    """The counterexample as it is printed: through the .cfg's ALIAS where there is one."""
+    cx = from_outcome(o)
+    alias = getattr(o, "alias", None)
+    if alias:
+        cx.variables = alias[0][0]
+        cx.steps = [s._replace(state=vals) for s, (_, vals) in zip(cx.steps, alias, strict=True)]
+        if cx.back is not None:
+            cx.back = cx.back._replace(state=cx.steps[cx.loop].state)
+    return cx
 
 
 def collision_estimate(o) -> str:

@@ -688,9 +688,12 @@ class Compiler:
             if nxt == "__emit__":
                 lines.append("    " * depth + nenv)
                 return
-            if self.mode == "init" and all(v in self.primes for v in self.variables):
-                # TLC: once the initial predicate has assigned every variable, the conjuncts
-                # left are evaluated as Booleans (no \\/, \\E or => branches any more).
+            if (self.mode in ("init", "action") and not self.partial
+                    and all(v in self.primes for v in self.variables)
+                    and self._branches(nxt, nenv, set())):
+                # TLC: once the initial predicate or an action has assigned every variable,
+                # the conjuncts left are evaluated as Booleans (no \\/, \\E or => branches
+                # any more). Conjuncts that cannot branch keep their generator code.
                 self._guard(nxt, nenv, rest, lines, depth)
                 return
             self._gen(nxt, nenv, rest, lines, depth)
@@ -748,13 +751,22 @@ class Compiler:
             return any(self._branches(v, env, seen) for _, v in e.arms) or (
                 e.other is not None and self._branches(e.other, env, seen))
         if isinstance(e, ast.Let):
-            return self._branches(e.body, env, seen)
+            inner = env  # the definitions' bodies only, as _gen expands them in place
+            for d in e.defs:
+                if isinstance(d, ast.OpDef) and not d.params:
+                    inner = inner.bind({d.name: ("val", None, d.body, inner)})
+            return self._branches(e.body, inner, seen)
         if isinstance(e, ast.FuncApp):
             lazy = self._lazy_fn(e.func, env)
             if lazy is not None and lazy[0] not in seen:
                 seen.add(lazy[0])
                 return self._branches(lazy[2], lazy[3], seen)
             return False
+        if isinstance(e, ast.Ident):
+            b = env.locals.get(e.name)
+            if b is not None and b[0] in ("val", "lazy") and len(b) == 4 and id(b[2]) not in seen:
+                seen.add(id(b[2]))  # a LET definition used as a conjunct
+                return self._branches(b[2], b[3], seen)
         target = self._user_def(e, env)
         if target is not None and id(target[0]) not in seen:
             seen.add(id(target[0]))

@@ -43,3 +43,39 @@ def test_a_disjunction_after_the_last_assignment_is_one_successor(tmp_path):
     out = _model(tmp_path, "VARIABLE x\nInit == x = 0\n"
                            "Next == x < 2 /\\ x' = x + 1 /\\ (TRUE \\/ TRUE)")
     assert (out.distinct_states, out.states_generated, out.depth) == (3, 3, 3)
+
+
+MEMBERSHIPS = [
+    # Each holds in TLC 2.18 (as an ASSUME) without enumerating the infinite set.
+    '[a |-> 1, b |-> 2] \\in [{"a", "b"} -> {n \\in Nat : n > 0}]',
+    "3 \\in Nat /\\ -1 \\notin Nat /\\ -1 \\in Int",
+    "2 \\in Nat \\cup {-1} /\\ -1 \\in Nat \\cup {-1} /\\ -2 \\notin Nat \\cup {-1}",
+    "<<1, 2>> \\in Seq(Nat) /\\ <<1, -2>> \\notin Seq(Nat)",
+    "[a |-> <<1>>] \\in [a : Seq(Nat)]",
+    "<<1, 2>> \\in UNION {[1..2 -> Int]}",
+    "{1, 2} \\in SUBSET Nat /\\ {-1} \\notin SUBSET Nat",
+    '"abc" \\in STRING',
+    "5 \\in Nat \\cap Int /\\ -5 \\notin Nat \\cap Int /\\ {3} = Nat \\cap {-1, 3}",
+    '<<1, "a">> \\in Nat \\X STRING',
+    "4 \\in {n \\in Nat : n % 2 = 0} /\\ 3 \\notin {n \\in Nat : n % 2 = 0}",
+    "<<2, 3>> \\in {<<a, b>> \\in Nat \\X Nat : a < b}",
+    "[i \\in 0..2 |-> i] \\in [0..2 -> Int]",
+]
+
+
+@pytest.mark.parametrize("fact", MEMBERSHIPS)
+def test_membership_in_an_infinite_set_is_decided_without_listing_it(tmp_path, fact):
+    out = _model(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n"
+                           f"ASSUME {fact}\n"
+                           "Inv == x \\in Nat /\\ x \\in {n \\in Nat : n < 3} /\\ <<x>> \\in Seq(Int)"
+                           " /\\ x \\in Nat \\cup {-1}",
+                 cfg="INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers, Sequences")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 4)
+
+
+def test_listing_an_infinite_set_filter_is_tlcs_error(tmp_path):
+    out = _model(tmp_path, "VARIABLE x\nInit == x \\in {n \\in Nat : n < 3}\nNext == UNCHANGED x")
+    assert out.verdict == "error"
+    assert out.exit_code == 75
+    assert ("Attempted to enumerate { x \\in S : p(x) } when S:\nNat\nis not enumerable"
+            in out.message)

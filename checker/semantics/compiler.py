@@ -37,7 +37,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
-from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, show
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -1048,8 +1048,16 @@ class Compiler:
         if t is ast.SetFilter:
             body_env, comp, flags = self._comprehension((e.bound,), env)
             pred, f2 = self.cond(e.pred, body_env, B_FILTER)
-            return (f"frozenset([{comp[0][0]} for {comp[0][0]} in each({comp[0][1]}) "
-                    f"if {pred}])", flags | f2)
+            var, dom = comp[0]
+            if (dom.isidentifier() and dom in self.g and not infinite(self.g[dom])
+                    or isinstance(e.bound.domain, ast.SetEnum) or dom.startswith("setenum(")
+                    or self._is_variable(e.bound.domain, env)):
+                return f"frozenset([{var} for {var} in each({dom}) if {pred}])", flags | f2
+            # A domain TLC may only test membership of ({n \in Nat : n > 0}) stays lazy.
+            test = (f"lambda _v: (lambda {var[1:-2]}: {pred})(*_v)" if var.startswith("(")
+                    else f"lambda {var}: {pred}")
+            return (f"sfilter({dom}, lambda _s: frozenset([{var} for {var} in _s if {pred}]), "
+                    f"{test})", flags | f2)
         if t is ast.SetMap:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.expr, body_env)

@@ -67,8 +67,8 @@ MEMBERSHIPS = [
 def test_membership_in_an_infinite_set_is_decided_without_listing_it(tmp_path, fact):
     out = _model(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n"
                            f"ASSUME {fact}\n"
-                           "Inv == x \\in Nat /\\ x \\in {n \\in Nat : n < 3} /\\ <<x>> \\in Seq(Int)"
-                           " /\\ x \\in Nat \\cup {-1}",
+                           "Inv == x \\in Nat /\\ x \\in {n \\in Nat : n < 3}"
+                           " /\\ <<x>> \\in Seq(Int) /\\ x \\in Nat \\cup {-1}",
                  cfg="INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers, Sequences")
     assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 4)
 
@@ -79,3 +79,17 @@ def test_listing_an_infinite_set_filter_is_tlcs_error(tmp_path):
     assert out.exit_code == 75
     assert ("Attempted to enumerate { x \\in S : p(x) } when S:\nNat\nis not enumerable"
             in out.message)
+
+
+def test_a_cfg_override_replaces_the_definition_inside_instances_too(tmp_path):
+    """`Seq <- BoundedSeq` reaches the Seq an INSTANCEd module uses (the same definition);
+    `B <- [Inner] MB` replaces Inner's B only, not the root's own B (TLC 2.18: 3 / 6)."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals, Sequences\nVARIABLE x\nB == Nat\n"
+        "IInit == x \\in Seq({1})\nOk == \\E b \\in B : b = Len(x)\n====\n")
+    out = _model(tmp_path, "VARIABLE x\nBoundedSeq(S) == UNION {[1..n -> S] : n \\in 0..2}\n"
+                           "MB == 0..5\nB == 7\nI == INSTANCE Inner\nInit == I!IInit\n"
+                           "Next == UNCHANGED x\nInv == I!Ok /\\ B = 7",
+                 cfg="CONSTANT Seq <- BoundedSeq\nB <- [Inner] MB\nINIT Init\nNEXT Next\n"
+                     "INVARIANT Inv\n", extends="Naturals, Sequences")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 3, 6, 1)

@@ -157,6 +157,8 @@ class Compiler:
         self.constants = constants  # name -> value (root-frame constants and overridden defs)
         self.overrides = overrides  # name -> name of the definition that replaces it
         self.module_values: dict = {}  # (module, name) -> value, from `Name = [Mod] value`
+        self.module_overrides: dict = {}  # (module, name) -> replacement, `Name <- [Mod] Other`
+        self._replaced: dict | None = None  # id(definition node) -> name of its replacement
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
         self.g.update((name, getattr(community, name)) for name in community.__all__)
         self.g["itertools"] = itertools
@@ -324,10 +326,10 @@ class Compiler:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
-        if name in self.overrides and env.frame is self.root_frame and (
-                sym.module == self.root.name or sym.module in self._root_extends()):
+        target = self._replacement(sym)
+        if target is not None:
             # `Name <- Other` in the .cfg: Other's definition, wherever Name is used.
-            sym = self.root.symbols.get(self.overrides[name])
+            sym = self.root.symbols.get(target)
             if sym is None or not isinstance(sym.node, ast.OpDef):
                 return None
             env = self.root_env()
@@ -335,6 +337,21 @@ class Compiler:
             return None
         denv = self._def_env(sym, env)
         return sym.node, denv, args
+
+    def _replacement(self, sym: Symbol) -> str | None:
+        """The root definition a .cfg `Name <- Other` (or `Name <- [Mod] Other`) puts in
+        place of the operator sym names. As in TLC, it replaces that definition wherever it is
+        used, inside instances too (`Seq <- BoundedSeq` reaches an INSTANCEd module's Seq);
+        another module's definition of the same name needs `<- [Mod]`."""
+        if self._replaced is None:
+            self._replaced = {}
+            named = [(self.root, n, t) for n, t in self.overrides.items()]
+            named += [(self.scopes.get(m), n, t) for (m, n), t in self.module_overrides.items()]
+            for scope, name, target in named:
+                d = scope.symbols.get(name) if scope is not None else None
+                if d is not None and d.kind in ("operator", "function"):
+                    self._replaced[id(d.node)] = target
+        return self._replaced.get(id(sym.node)) if sym.kind in ("operator", "function") else None
 
     def _substituted_def(self, sym: Symbol, env: Env, args):
         """An operator constant that an INSTANCE ... WITH or a .cfg `<-` replaces by a
@@ -605,7 +622,8 @@ class Compiler:
                 return id(b[2]), b[2].bounds, b[2].body, b[3][0]
             return None
         sym = env.scope.symbols.get(f.name)
-        if sym is None or sym.module in _STANDARD or f.name in self.overrides:
+        if (sym is None or sym.module in _STANDARD or f.name in self.overrides
+                or self._replacement(sym) is not None):
             return None
         d = sym.node
         if isinstance(d, ast.FuncDef):
@@ -1155,7 +1173,7 @@ class Compiler:
             return value is True or value is False
         if sym.kind != "operator" or not isinstance(sym.node, ast.OpDef) or depth > 20:
             return False
-        if env.frame is self.root_frame and name in self.overrides:
+        if self._replacement(sym) is not None:
             return False
         key = (env.frame.ident, sym.module, name)
         known = self._bool_defs.get(key)
@@ -1274,7 +1292,7 @@ class Compiler:
         if sym.kind == "constant":
             if env.frame is self.root_frame:
                 if sym.name in self.overrides:
-                    return self._override(sym.name, args, e)
+                    return self._override(self.overrides[sym.name], args, e)
                 if sym.name not in self.constants:
                     raise CompileError(f"the constant {sym.name!r} has no value in the "
                                        f"configuration", e.span)
@@ -1297,9 +1315,9 @@ class Compiler:
             if args:
                 return f"{code}(s, t, {', '.join(args)})", flags | STATE
             return code, flags
-        if env.frame is self.root_frame and sym.name in self.overrides and (
-                sym.module == self.root.name or sym.module in self._root_extends()):
-            return self._override(sym.name, args, e)
+        target = self._replacement(sym)
+        if target is not None:
+            return self._override(target, args, e)
         if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
                 "operator", "function") and not args:
             return self._const_name(self.constants[sym.name]), 0
@@ -1321,11 +1339,7 @@ class Compiler:
             return self._call_def(sym, env, args, e)
         raise CompileError(f"{sym.name!r} cannot be used as a value", e.span)
 
-    def _root_extends(self) -> set[str]:
-        return {s.module for s in self.root.symbols.values()}
-
-    def _override(self, name: str, args, e):
-        target = self.overrides[name]
+    def _override(self, target: str, args, e):
         sym = self.root.symbols.get(target)
         if sym is None:
             raise CompileError(f"the replacement {target!r} is not defined", e.span)

@@ -93,3 +93,22 @@ def test_a_cfg_override_replaces_the_definition_inside_instances_too(tmp_path):
                  cfg="CONSTANT Seq <- BoundedSeq\nB <- [Inner] MB\nINIT Init\nNEXT Next\n"
                      "INVARIANT Inv\n", extends="Naturals, Sequences")
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 3, 6, 1)
+
+
+def test_a_recursive_let_operator_is_evaluated_outside_actions(tmp_path):
+    """In an ASSUME and an invariant (TLC 2.18: 5 distinct, 5 generated, depth 5)."""
+    out = _model(tmp_path, "VARIABLE x\n"
+                           "Sum(sq) == LET RECURSIVE S(_, _)\n"
+                           "               S(q, i) ==\n"
+                           "                 IF i > Len(q) THEN 0 ELSE q[i] + S(q, i + 1)\n"
+                           "           IN S(sq, 1)\n"
+                           "Fact(n) == LET k == 1\n"
+                           "               RECURSIVE F(_)\n"
+                           "               F(m) == IF m = 0 THEN k ELSE m * F(m - 1)\n"
+                           "           IN F(n)\n"
+                           "ASSUME Sum(<<1, 2, 3>>) = 6 /\\ Fact(5) = 120\n"
+                           "Init == x = 0\nNext == x < 4 /\\ x' = x + 1\n"
+                           "Inv == Sum(<<x, x>>) = 2 * x /\\ Fact(x) >= 1",
+                 cfg="INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+                 extends="Naturals, Sequences")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 5, 5, 5)

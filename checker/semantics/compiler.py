@@ -165,7 +165,7 @@ class Compiler:
         self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
                       random_element=_random_element, ANY=_ANY, _unassigned=_unassigned,
                       _case_fail=_case_fail, _EMPTY=frozenset(), except_path=_except_path,
-                      _fcall=_fcall, _not_enumerable=_not_enumerable, _prime_of=None,
+                      _fcall=_fcall, _fix=_fix, _not_enumerable=_not_enumerable, _prime_of=None,
                       enabled=_run_enabled)
         self.root_frame = Frame({}, 0)
         self._counter = itertools.count(1)
@@ -1095,10 +1095,14 @@ class Compiler:
             def_flags = self._let_flags
             body, flags = self.expr(e.body, inner)
             flags |= def_flags & ~LOCAL
+            later: list[str] = []
             for _, b, local, init in reversed(defs):
-                if b[0] == "op" and local in init:
-                    raise CompileError("a recursive LET operator is only supported in actions",
+                if any(re.search(rf"\b{x}\b", init) for x in later):
+                    raise CompileError("mutually recursive LET operators are not supported",
                                        e.span)
+                later.append(local)
+                if b[0] == "op" and re.search(rf"\b{local}\b", init):
+                    init = f"_fix(lambda {local}: {init})"  # RECURSIVE: it calls itself
                 body = f"(lambda {local}: {body})({init})"
             return body, flags | (LOCAL if defs else 0)
         if t is ast.Lambda:
@@ -1890,6 +1894,15 @@ class _LazyFn(runtime.LazySet):
 
     def __repr__(self):
         return show(self.full())
+
+
+def _fix(make):
+    """A recursive LET operator outside an action: make(self) builds the operator's lambda
+    from a stand-in that calls the finished operator."""
+    cell = []
+    op = make(lambda *args: cell[0](*args))
+    cell.append(op)
+    return op
 
 
 def _fcall(f, x):

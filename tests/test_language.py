@@ -112,3 +112,30 @@ def test_a_recursive_let_operator_is_evaluated_outside_actions(tmp_path):
                  cfg="INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
                  extends="Naturals, Sequences")
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 5, 5, 5)
+
+
+PROOF_NAMES = """P(Succ) == INSTANCE Inner
+ASSUME PaxosAssume == 1 + 1 = 2
+THEOREM T1 == \\A x \\in 0..3 : x >= 0
+ASSUME T1 /\\ PaxosAssume
+ASSUME \\A S \\in {{1}, {2, 3}} : P(S)!Thm /\\ P(S)!Reach(0)
+THEOREM T2 == 1 = 2
+"""
+
+
+@pytest.mark.parametrize("last, verdict, exit_code", [
+    ("ASSUME T1", "ok", 0),
+    ("ASSUME T2", "assumption", 10),  # TLC 2.18: the assumption on the last line is false
+])
+def test_an_assume_names_theorems_assumptions_and_parametrized_instances(tmp_path, last,
+                                                                         verdict, exit_code):
+    """A named THEOREM or ASSUME means its statement; a parametrized INSTANCE's definitions
+    read its argument, here a bound name of the caller."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Succ\n"
+        "Reach(n) == n \\in Succ \\/ n = 0\nLem == \\A n \\in Succ : Reach(n)\n"
+        "THEOREM Thm == Lem\n====\n")
+    out = _model(tmp_path, PROOF_NAMES + last, cfg="\n")
+    assert (out.verdict, out.exit_code) == (verdict, exit_code)
+    if verdict == "assumption":
+        assert "Assumption line 9, col 8 to line 9, col 9 of module M is false." in out.message

@@ -1423,8 +1423,11 @@ class Compiler:
                 d = real.node
             else:
                 raise CompileError(f"no definition for RECURSIVE {sym.name!r}", e.span)
+        if isinstance(d, (ast.Theorem, ast.Assume)) and d.expr is not None and not args:
+            return self.expr(d.expr, denv)  # a named THEOREM or ASSUME means its statement
         if not isinstance(d, ast.OpDef):
-            raise CompileError(f"{sym.name!r} cannot be evaluated", e.span)
+            raise CompileError(f"kipcheck cannot evaluate {sym.name!r} (a "
+                               f"{type(d).__name__})", e.span)
         what = "var" if self.mode in ("init", "primed") else "prime"
         if self.mode in ("action", "init", "primed") and _mentions_prime(d.body, self, denv,
                                                                            set(), what):
@@ -1434,6 +1437,17 @@ class Compiler:
                 binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
             code, flags = self.expr(d.body, denv.bind(binds))
             return code, flags | STATE
+        if not denv.frame.cacheable and id(d) not in self._inlining:
+            # A definition of a parametrized INSTANCE (P(Succ)!Op) reads the instance's
+            # arguments, which may be the caller's bound names: compiled in place.
+            binds = {}
+            for p, a in zip(d.params, args, strict=True):
+                binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
+            self._inlining.add(id(d))
+            try:
+                return self.expr(d.body, denv.bind(binds))
+            finally:
+                self._inlining.discard(id(d))
         fname, flags = self._compiled_def(d, denv, key)
         if not d.params:
             if flags == 0:

@@ -139,3 +139,15 @@ def test_an_assume_names_theorems_assumptions_and_parametrized_instances(tmp_pat
     assert (out.verdict, out.exit_code) == (verdict, exit_code)
     if verdict == "assumption":
         assert "Assumption line 9, col 8 to line 9, col 9 of module M is false." in out.message
+
+
+def test_action_composition_steps_through_an_intermediate_state(tmp_path):
+    """Inc \\cdot Dbl: every successor of Inc, then Dbl from it. TLC 2.18 refuses \\cdot; the
+    reachable states are the composition's by hand: (0,0) (1,0) (2,1) (2,0) (4,1) (3,1) (6,2)
+    (3,0) (6,1). (TLC 2.19's count of generated states also adds each intermediate state.)"""
+    out = _model(tmp_path, "VARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                           "Inc == x' = x + 1 /\\ y' = y\n"
+                           "Dbl == \\/ x' = 2 * x /\\ y' = y + 1\n"
+                           "       \\/ x' = x /\\ y' = y\n"
+                           "Next == x < 3 /\\ (Inc \\cdot Dbl)")
+    assert (out.verdict, out.distinct_states, out.depth) == ("ok", 9, 4)

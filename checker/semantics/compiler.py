@@ -510,6 +510,9 @@ class Compiler:
             inner = self._let_env(e, env, lines, depth)
             self._gen(e.body, inner, pending, lines, depth)
             return
+        if isinstance(e, ast.OpApp) and e.op == "\\cdot" and "\\cdot" not in env.locals:
+            self._gen_cdot(e, env, pending, lines, depth)
+            return
         if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
             self._gen_forall(e, env, pending, lines, depth)
             return
@@ -718,6 +721,32 @@ class Compiler:
         else:
             self._emit_done(lines, depth, span)
 
+    def _gen_cdot(self, e: ast.OpApp, env: Env, pending: list, lines: list[str],
+                  depth: int) -> None:
+        r"""`A \cdot B`, as TLC evaluates it: every successor u of A from the current state
+        (A starts with no primed variable set), then B and the conjuncts after it with u as
+        the current state, each way through B a successor. B and the rest run in a nested
+        function whose parameter `s` is u."""
+        if any(p[0] == "__emit__" for p in pending):
+            raise CompileError("\\cdot inside a function or \\A of an action is not supported",
+                               e.span)
+        pad = "    " * depth
+        body, used = self._generator_body(e.args[0], env, "action", False)
+        params = tuple(sorted(used & _python_locals(env)))
+        first = self._define_generator(body, "cdot", params)
+        self._note_uses(" ".join(params))
+        mids, nested = self._local("mids"), self._local("then")
+        lines.append(f"{pad}{mids} = []")
+        lines.append(f"{pad}{self._const_name(first)}(s, {mids}.append"
+                     f"{''.join(', ' + p for p in params)}){self._tag(e.args[0].span)}")
+        lines.append(f"{pad}def {nested}(s):")
+        saved = dict(self.primes)
+        self._gen(e.args[1], env, pending, lines, depth + 1)
+        self.primes = saved
+        lines.append(f"{pad}    pass")
+        lines.append(f"{pad}for _u in {mids}:")
+        lines.append(f"{pad}    {nested}(_u)")
+
     def _gen_forall(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
                     depth: int) -> None:
         r"""`\A x \in S : P` in an action, where P can branch: TLC evaluates it as the
@@ -755,7 +784,7 @@ class Compiler:
         r"""Could evaluating e as an action yield more than one way through (\E, \/)?"""
         if isinstance(e, ast.Junction):
             return e.kind == "or" or any(self._branches(x, env, seen) for x in e.items)
-        if isinstance(e, ast.OpApp) and e.op == r"\lor" and e.op not in env.locals:
+        if isinstance(e, ast.OpApp) and e.op in (r"\lor", r"\cdot") and e.op not in env.locals:
             return True
         if isinstance(e, ast.OpApp) and e.op == r"\land" and e.op not in env.locals:
             return any(self._branches(x, env, seen) for x in e.args)
@@ -1972,7 +2001,13 @@ def _print_t(v):
     return True
 
 
+# TLCGet("-Dprop"): the Java system properties of TLC's that kipcheck's behaviour matches.
+_TLC_PROPERTIES = {"-Dtlc2.tool.impl.Tool.cdot": "true"}  # action composition A \cdot B
+
+
 def _tlc_get(key):
+    if key in _TLC_PROPERTIES:
+        return _TLC_PROPERTIES[key]
     if key == "level":
         return _LEVEL[0]
     if key in runtime.TLC_REGISTERS:

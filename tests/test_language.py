@@ -151,3 +151,16 @@ def test_action_composition_steps_through_an_intermediate_state(tmp_path):
                            "       \\/ x' = x /\\ y' = y\n"
                            "Next == x < 3 /\\ (Inc \\cdot Dbl)")
     assert (out.verdict, out.distinct_states, out.depth) == ("ok", 9, 4)
+
+
+def test_a_let_instance_names_the_modules_own_definition_past_an_override(tmp_path):
+    """LET B == INSTANCE Base IN B!Ok(n): Base's own Ok, though the .cfg replaces Ok by
+    Loose (which calls B!Ok: no endless recursion). TLC 2.18: 5 / 5, depth 5."""
+    (tmp_path / "Base.tla").write_text(
+        "---- MODULE Base ----\nEXTENDS Naturals\nVARIABLE x\nOk(n) == n < 3\n"
+        "Step == Ok(x) /\\ x' = x + 1\n====\n")
+    out = _model(tmp_path, "Loose(n) == LET B == INSTANCE Base IN B!Ok(n) \\/ n = 3\n"
+                           "Init == x = 0\nNext == Step\nInv == x <= 4",
+                 cfg="CONSTANT Ok <- Loose\nINIT Init\nNEXT Next\nINVARIANT Inv\n"
+                     "CHECK_DEADLOCK FALSE\n", extends="Base")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 5, 5, 5)

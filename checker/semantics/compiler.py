@@ -159,6 +159,7 @@ class Compiler:
         self.module_values: dict = {}  # (module, name) -> value, from `Name = [Mod] value`
         self.module_overrides: dict = {}  # (module, name) -> replacement, `Name <- [Mod] Other`
         self._replaced: dict | None = None  # id(definition node) -> name of its replacement
+        self._direct = None  # the symbol an M!Op names, which no .cfg override replaces
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
         self.g.update((name, getattr(community, name)) for name in community.__all__)
         self.g["itertools"] = itertools
@@ -920,6 +921,8 @@ class Compiler:
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):
                 continue
+            elif isinstance(d, ast.InstanceDef):  # LET M == INSTANCE Mod ...: M!Op in the body
+                inner = inner.bind({d.name: ("instance", d, inner)})
             else:
                 raise CompileError("this kind of LET definition is not supported yet", d.span)
         return inner, out
@@ -1318,6 +1321,7 @@ class Compiler:
 
     def _symbol(self, sym: Symbol, env: Env, args: tuple, e) -> tuple[str, int]:
         """Code for a module-level name applied to already-compiled args."""
+        direct, self._direct = self._direct, None
         if (sym.module, sym.name) in self.module_values and not args:
             return self._const_name(self.module_values[sym.module, sym.name]), 0
         if sym.kind == "variable":
@@ -1348,7 +1352,7 @@ class Compiler:
             if args:
                 return f"{code}(s, t, {', '.join(args)})", flags | STATE
             return code, flags
-        target = self._replacement(sym)
+        target = self._replacement(sym) if sym is not direct else None
         if target is not None:
             return self._override(target, args, e)
         if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
@@ -1618,11 +1622,15 @@ class Compiler:
     def _instance_def(self, e: ast.InstanceRef, env: Env):
         """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
         first, first_args = e.path[0]
-        sym = env.scope.symbols.get(first) if first not in env.locals else None
-        if sym is None or sym.kind != "instance":
-            return None
-        idef = sym.node
-        denv = self._def_env(sym, env) if sym.module in self.scopes else env
+        local = env.locals.get(first)
+        if local is not None and local[0] == "instance":  # a LET-defined instance
+            idef, denv = local[1], local[2]
+        else:
+            sym = env.scope.symbols.get(first) if local is None else None
+            if sym is None or sym.kind != "instance":
+                return None
+            idef = sym.node
+            denv = self._def_env(sym, env) if sym.module in self.scopes else env
         params = {}
         for p, a in zip(idef.params, first_args, strict=True):
             code, _ = self.expr(a, env)
@@ -1658,6 +1666,8 @@ class Compiler:
         op_sym = denv.scope.symbols.get(e.name) or self._find_symbol(d, denv)
         compiled_args = [self.expr(a, env) for a in args]
         flags = _or(compiled_args)
+        # M!Op names the instance's own copy of Op: a .cfg `Op <- Other` does not reach it.
+        self._direct = op_sym
         code, f = self._symbol(op_sym, denv, tuple(c for c, _ in compiled_args), e)
         return code, flags | f
 

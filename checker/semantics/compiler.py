@@ -552,6 +552,9 @@ class Compiler:
         # A LET definition used as a conjunct: expanded in place, like an operator call.
         if isinstance(e, ast.Ident):
             b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":  # an action passed as an argument: NoStutter(A)
+                self._gen(b[1], b[2], pending, lines, depth)
+                return
             if (b is not None and b[0] in ("val", "lazy") and len(b) == 4
                     and id(b[2]) not in self._inlining):
                 self._inlining.add(id(b[2]))
@@ -812,6 +815,8 @@ class Compiler:
             return False
         if isinstance(e, ast.Ident):
             b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":
+                return self._branches(b[1], b[2], seen)
             if b is not None and b[0] in ("val", "lazy") and len(b) == 4 and id(b[2]) not in seen:
                 seen.add(id(b[2]))  # a LET definition used as a conjunct
                 return self._branches(b[2], b[3], seen)
@@ -868,6 +873,14 @@ class Compiler:
             v = self._var_of(e.name, env)
             if v is not None:
                 return [v]
+            b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":  # an argument passed by name
+                return self._unchanged_vars(b[1], b[2], depth + 1)
+            sym = env.scope.symbols.get(e.name) if b is None else None
+            if sym is not None and sym.kind == "variable" and env.frame is not self.root_frame:
+                sub = env.frame.subst.get(e.name)  # an instance's variable replaced by an
+                if sub is not None and not isinstance(sub[0], tuple):  # expression (vars)
+                    return self._unchanged_vars(sub[0], sub[1], depth + 1)
             target = self._user_def(e, env)
             if target is not None and not target[0].params:
                 return self._unchanged_vars(target[0].body, target[1], depth + 1)

@@ -180,3 +180,25 @@ def test_an_action_passed_to_another_modules_operator_assigns_its_variables(tmp_
                            "        \\/ s = 0 /\\ x = 2 /\\ s' = 1 /\\ UNCHANGED vars\n"
                            "        \\/ Pause")
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 5, 6, 4)
+
+
+INNER_COUNTER = """---- MODULE Inner ----
+EXTENDS Naturals
+VARIABLE f
+Next == f[1] < 2 /\\ f' = [f EXCEPT ![1] = f[1] + 1]
+Spec == f = <<0>> /\\ [][Next]_f /\\ WF_f(Next)
+====
+"""
+
+
+def test_a_refinement_whose_fairness_applies_an_unknown_primed_value(tmp_path):
+    """R!Spec's WF needs ENABLED R!Next, where f' is <<g'.c>>: g' is unknown there, so
+    selecting its field asks the liveness search to decide (TLC 2.18: no error, 3 / 3)."""
+    (tmp_path / "Inner.tla").write_text(INNER_COUNTER)
+    out = _model(tmp_path, "VARIABLE g\nInit == g = [c |-> 0, d |-> {}]\n"
+                           "Next == g.c < 2 /\\ g' = [c |-> g.c + 1, d |-> DOMAIN <<1>>]\n"
+                           "Spec == Init /\\ [][Next]_g /\\ WF_g(Next)\n"
+                           "fBar == <<g.c>>\nR == INSTANCE Inner WITH f <- fBar\n"
+                           "Refines == R!Spec",
+                 cfg="SPECIFICATION Spec\nPROPERTY Refines\nCHECK_DEADLOCK FALSE\n")
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 3, 3, 3)

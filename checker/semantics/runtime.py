@@ -84,6 +84,8 @@ def app(f, x):
     apply = getattr(f, "apply", None)  # a recursive function definition, built lazily
     if apply is not None:
         return apply(x)
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
 
 
@@ -109,6 +111,8 @@ def field(r, name: str):
             return vals[keys.index(name)]
         except ValueError:
             pass
+    if r is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f'Attempted to select nonexistent field "{name}" from the record\n{show(r)}')
 
 
@@ -130,6 +134,8 @@ def except_(f, key, value):
         lst = list(vals)
         lst[i] = value
         return Fn((keys, tuple(lst)))
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to apply EXCEPT to a non-function\n{show(f)}")
 
 
@@ -139,6 +145,8 @@ def domain(f):
         return frozenset(range(1, len(f) + 1))
     if t is Fn:
         return frozenset(f[0])
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to compute the domain of a non-function\n{show(f)}")
 
 

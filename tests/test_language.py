@@ -5,8 +5,10 @@ figure is what TLC 2.18 printed for the same spec.
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from checker.api import check
+from checker.cli import main
 
 
 def _model(tmp_path, body: str, cfg: str = "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n",
@@ -202,3 +204,14 @@ def test_a_refinement_whose_fairness_applies_an_unknown_primed_value(tmp_path):
                            "Refines == R!Spec",
                  cfg="SPECIFICATION Spec\nPROPERTY Refines\nCHECK_DEADLOCK FALSE\n")
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == ("ok", 3, 3, 3)
+
+
+def test_an_assume_prove_theorem_is_no_expression(tmp_path):
+    """SANY 2.18 rejects `ASSUME Thm` for such a theorem: a spec error, not a limitation."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals\n"
+        "THEOREM Thm == ASSUME NEW x \\in Nat PROVE x >= 0\nASSUME Thm\n====\n")
+    (tmp_path / "M.cfg").write_text("\n")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "M.tla")])
+    assert result.exit_code == 150
+    assert "M.tla:4:8: error: 'Thm' is an ASSUME ... PROVE theorem" in result.output

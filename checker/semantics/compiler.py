@@ -1471,6 +1471,9 @@ class Compiler:
                 raise CompileError(f"no definition for RECURSIVE {sym.name!r}", e.span)
         if isinstance(d, (ast.Theorem, ast.Assume)) and d.expr is not None and not args:
             return self.expr(d.expr, denv)  # a named THEOREM or ASSUME means its statement
+        if isinstance(d, ast.Theorem) and d.expr is None:  # SANY rejects it too
+            raise CompileError(f"{sym.name!r} is an ASSUME ... PROVE theorem, which is not an "
+                               f"expression", e.span)
         if not isinstance(d, ast.OpDef):
             raise CompileError(f"kipcheck cannot evaluate {sym.name!r} (a "
                                f"{type(d).__name__})", e.span)

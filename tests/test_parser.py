@@ -326,7 +326,9 @@ PRECEDENCE = [
     ("a = ~b", Op("=", I("a"), Op("\\lnot", I("b")))),
     ("a = ~b /\\ c", Op("\\land", Op("=", I("a"), Op("\\lnot", I("b"))), I("c"))),
     ("x \\in SUBSET S", Op("\\in", I("x"), Op("SUBSET", I("S")))),
-    ("SUBSET S \\X T", Op("SUBSET", mk(ast.CartProd, (I("S"), I("T"))))),
+    ("S \\X UNION T", mk(ast.CartProd, (I("S"), Op("UNION", I("T"))))),
+    ("S \\X T \\X SUBSET U", mk(ast.CartProd, (I("S"), I("T"), Op("SUBSET", I("U"))))),
+    ("S \\X -a", mk(ast.CartProd, (I("S"), Op("-.", I("a"))))),
     ("x \\in SUBSET S /\\ y", Op("\\land", Op("\\in", I("x"), Op("SUBSET", I("S"))), I("y"))),
     ("x \\notin S \\cup T", Op("\\notin", I("x"), Op("\\cup", I("S"), I("T")))),
     ("(a => b) => c", Op("=>", Op("=>", I("a"), I("b")), I("c"))),
@@ -336,7 +338,8 @@ PRECEDENCE = [
     ("a => b \\equiv c", Op("=>", I("a"), Op("\\equiv", I("b"), I("c")))),
     ("-a + b", Op("+", Op("-.", I("a")), I("b"))),
     ("-a * b", Op("-.", Op("*", I("a"), I("b")))),
-    ("a * -b", Op("*", I("a"), Op("-.", I("b")))),
+    ("a * ~b", Op("*", I("a"), Op("\\lnot", I("b")))),
+    ("a + -b", Op("+", I("a"), Op("-.", I("b")))),
     ("- - a", Op("-.", Op("-.", I("a")))),
     ("a .. b + 1", Op("..", I("a"), Op("+", I("b"), N(1)))),
     ("1 .. N - 1", Op("..", N(1), Op("-", I("N"), N(1)))),
@@ -373,7 +376,11 @@ PRECEDENCE = [
 # associate): so does kipcheck, saying so, or (relations) at the second operator.
 AMBIGUOUS = ["a /\\ b \\/ c", "a => b => c", "a + b % c", "a % b % c", "a = b = c",
              "a \\in S = TRUE", "a .. b .. c", "a \\cdot b + c", "a <=> b <=> c", "S \\ T \\ U",
-             "a ^ b ^ c", "a / b / c", "f :> g :> h"]
+             "a ^ b ^ c", "a / b / c", "f :> g :> h",
+             # SANY 2.18 too: a minus after * or ^, a loose prefix or product around \X
+             "a * -b", "a ^ -1", "2 * - 3 + 1", "SUBSET S \\X T", "DOMAIN f \\X DOMAIN g",
+             "UNION T \\X S", "-a \\X S", "S \\X -a \\X S", "S \\X SUBSET T \\X U",
+             "a * b \\X S", "S \\X a * b"]
 
 
 @pytest.mark.parametrize("text", AMBIGUOUS)

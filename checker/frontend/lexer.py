@@ -147,9 +147,11 @@ _INFIX_LEVEL = {"EQ": 5, "REL5": 5, "IN": 5, "INFIX6": 6, "INFIX7": 7, "INFIX8":
                 "INFIX9": 9, "TIMES": 10, "INFIX10": 10, "INFIX11": 11, "MINUS": 11,
                 "INFIX13": 13, "INFIX14": 14}
 _PREFIX_LEVEL = {"NOT": 4, "ALWAYS": 4, "EVENTUALLY": 4, "ENABLED": 4, "UNCHANGED": 4,
-                 "DOMAIN": 9, "MINUS": 12}
+                 "SUBSET": 8, "UNION": 8, "DOMAIN": 9, "MINUS": 12}
 _TIGHTENABLE = set(_PREFIX_LEVEL)
-_TIGHT_AFTER = {p: {t for t, lv in _INFIX_LEVEL.items() if lv > plv}
+# SANY rejects a prefix minus right after * or ^ (`2 * -3`), though it takes `2 * ~b`.
+_TIGHT_AFTER = {p: {t for t, lv in _INFIX_LEVEL.items() if lv > plv
+                    and not (p == "MINUS" and t in ("INFIX13", "INFIX14"))}
                 for p, plv in _PREFIX_LEVEL.items()}
 # ... and so does one written right after such a tight prefix operator (`a = ~~b`).
 _TIGHT_TOKENS = {p + "_T" for p in _PREFIX_LEVEL}

@@ -219,12 +219,23 @@ _PRECEDENCE: dict[str, tuple[int, int, bool]] = {
     "&&": (13, 13, True), "\\odot": (13, 13, True), "\\oslash": (13, 13, False),
     "\\otimes": (13, 13, True), "\\star": (13, 13, True), "\\bullet": (13, 13, True),
     "\\bigcirc": (13, 13, True), "\\cdot": (5, 14, True), "^": (14, 14, False),
+    "\\X": (10, 13, False),
     "^^": (14, 14, False),
 }
 _RELATION = (5, 5, False)  # =, #, <, \in, \subseteq and the other relations
 
 
 _CHAINED = ("\\land", "\\lor")  # associative: long chains are parsed as balanced trees
+
+
+_SET_PREFIXES = {"SUBSET", "SUBSET_T", "UNION", "UNION_T", "DOMAIN", "DOMAIN_T"}
+
+
+def _cartesian_mix(tok: Token) -> None:
+    """A prefix operator and \\X whose grouping TLA+ leaves open, as SANY reports it."""
+    raise SpecError(f"the precedence of {tok.value} and \\X overlaps: add parentheses to say "
+                    f"which applies first", Span("", tok.line, tok.column, tok.line,
+                                                 tok.column + len(tok.value)))
 
 
 def _check_mix(op: str, inner: str, tok: Token) -> None:
@@ -248,6 +259,7 @@ class _Build(Transformer):
         super().__init__()
         self.parenthesised: dict = {}  # id -> node of expressions written in parentheses
         self.infixes: dict = {}  # id -> node of binary operator applications
+        self.prefixed: dict = {}  # id -> node of `-e`, `SUBSET e`, ... (see cartesian)
         self.chains: dict = {}  # id -> (node, op, forest) of a `/\` or `\/` chain: _chain
 
     # -- module structure ---------------------------------------------------------------------
@@ -420,15 +432,32 @@ class _Build(Transformer):
         return node
 
     def prefix(self, c):
-        return ast.OpApp(_canon(c[0]), (c[1],), span=_span(c))
+        if (c[0].type in ("DOMAIN", "SUBSET", "UNION") and isinstance(c[1], ast.CartProd)
+                and id(c[1]) not in self.parenthesised):
+            _cartesian_mix(c[0])  # `DOMAIN f \X S`: SANY leaves the grouping open
+        node = ast.OpApp(_canon(c[0]), (c[1],), span=_span(c))
+        if c[0].type in _SET_PREFIXES:
+            self.prefixed[id(node)] = node
+        return node
 
     def negate(self, c):
-        return ast.OpApp("-.", (c[1],), span=_span(c))
+        node = ast.OpApp("-.", (c[1],), span=_span(c))
+        self.prefixed[id(node)] = node
+        return node
 
     def postfix(self, c):
         return ast.OpApp(_canon(c[1]), (c[0],), span=_span(c))
 
     def cartesian(self, c):
+        times = next(t for t in c if isinstance(t, Token))
+        sides = _nodes(c)
+        for i, side in enumerate(sides):
+            if id(side) in self.parenthesised:
+                continue
+            if id(side) in self.infixes:
+                _check_mix("\\X", side.op, times)  # `2 * 3 \X S`
+            elif id(side) in self.prefixed and i < len(sides) - 1:
+                _cartesian_mix(times)  # `-2 \X S`, `S \X SUBSET T \X U` (not `S \X -2`)
         return ast.CartProd(tuple(_nodes(c)), span=_span(c))
 
     def func_app(self, c):

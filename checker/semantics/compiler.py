@@ -38,7 +38,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
-from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, make_fn, show
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, make_fn, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
 
@@ -159,13 +159,16 @@ class Compiler:
         self.constants = constants  # name -> value (root-frame constants and overridden defs)
         self.overrides = overrides  # name -> name of the definition that replaces it
         self.module_values: dict = {}  # (module, name) -> value, from `Name = [Mod] value`
+        self.module_overrides: dict = {}  # (module, name) -> replacement, `Name <- [Mod] Other`
+        self._replaced: dict | None = None  # id(definition node) -> name of its replacement
+        self._direct = None  # the symbol an M!Op names, which no .cfg override replaces
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
         self.g.update((name, getattr(community, name)) for name in community.__all__)
         self.g["itertools"] = itertools
         self.g.update(tlc_print_t=_print_t, tlc_get=_tlc_get, tlc_set=_tlc_set,
                       random_element=_random_element, ANY=_ANY, _unassigned=_unassigned,
                       _case_fail=_case_fail, _EMPTY=frozenset(), except_path=_except_path,
-                      _fcall=_fcall, _not_enumerable=_not_enumerable, _prime_of=None,
+                      _fcall=_fcall, _fix=_fix, _not_enumerable=_not_enumerable, _prime_of=None,
                       enabled=_run_enabled)
         self.root_frame = Frame({}, 0)
         self._counter = itertools.count(1)
@@ -326,10 +329,10 @@ class Compiler:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
-        if name in self.overrides and env.frame is self.root_frame and (
-                sym.module == self.root.name or sym.module in self._root_extends()):
+        target = self._replacement(sym)
+        if target is not None:
             # `Name <- Other` in the .cfg: Other's definition, wherever Name is used.
-            sym = self.root.symbols.get(self.overrides[name])
+            sym = self.root.symbols.get(target)
             if sym is None or not isinstance(sym.node, ast.OpDef):
                 return None
             env = self.root_env()
@@ -337,6 +340,21 @@ class Compiler:
             return None
         denv = self._def_env(sym, env)
         return sym.node, denv, args
+
+    def _replacement(self, sym: Symbol) -> str | None:
+        """The root definition a .cfg `Name <- Other` (or `Name <- [Mod] Other`) puts in
+        place of the operator sym names. As in TLC, it replaces that definition wherever it is
+        used, inside instances too (`Seq <- BoundedSeq` reaches an INSTANCEd module's Seq);
+        another module's definition of the same name needs `<- [Mod]`."""
+        if self._replaced is None:
+            self._replaced = {}
+            named = [(self.root, n, t) for n, t in self.overrides.items()]
+            named += [(self.scopes.get(m), n, t) for (m, n), t in self.module_overrides.items()]
+            for scope, name, target in named:
+                d = scope.symbols.get(name) if scope is not None else None
+                if d is not None and d.kind in ("operator", "function"):
+                    self._replaced[id(d.node)] = target
+        return self._replaced.get(id(sym.node)) if sym.kind in ("operator", "function") else None
 
     def _substituted_def(self, sym: Symbol, env: Env, args):
         """An operator constant that an INSTANCE ... WITH or a .cfg `<-` replaces by a
@@ -495,6 +513,9 @@ class Compiler:
             inner = self._let_env(e, env, lines, depth)
             self._gen(e.body, inner, pending, lines, depth)
             return
+        if isinstance(e, ast.OpApp) and e.op == "\\cdot" and "\\cdot" not in env.locals:
+            self._gen_cdot(e, env, pending, lines, depth)
+            return
         if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
             self._gen_forall(e, env, pending, lines, depth)
             return
@@ -533,6 +554,9 @@ class Compiler:
         # A LET definition used as a conjunct: expanded in place, like an operator call.
         if isinstance(e, ast.Ident):
             b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":  # an action passed as an argument: NoStutter(A)
+                self._gen(b[1], b[2], pending, lines, depth)
+                return
             if (b is not None and b[0] in ("val", "lazy") and len(b) == 4
                     and id(b[2]) not in self._inlining):
                 self._inlining.add(id(b[2]))
@@ -607,7 +631,8 @@ class Compiler:
                 return id(b[2]), b[2].bounds, b[2].body, b[3][0]
             return None
         sym = env.scope.symbols.get(f.name)
-        if sym is None or sym.module in _STANDARD or f.name in self.overrides:
+        if (sym is None or sym.module in _STANDARD or f.name in self.overrides
+                or self._replacement(sym) is not None):
             return None
         d = sym.node
         if isinstance(d, ast.FuncDef):
@@ -690,14 +715,43 @@ class Compiler:
             if nxt == "__emit__":
                 lines.append("    " * depth + nenv)
                 return
-            if self.mode == "init" and all(v in self.primes for v in self.variables):
-                # TLC: once the initial predicate has assigned every variable, the conjuncts
-                # left are evaluated as Booleans (no \\/, \\E or => branches any more).
+            if (self.mode in ("init", "action") and not self.partial
+                    and all(v in self.primes for v in self.variables)
+                    and self._branches(nxt, nenv, set())):
+                # TLC: once the initial predicate or an action has assigned every variable,
+                # the conjuncts left are evaluated as Booleans (no \\/, \\E or => branches
+                # any more). Conjuncts that cannot branch keep their generator code.
                 self._guard(nxt, nenv, rest, lines, depth)
                 return
             self._gen(nxt, nenv, rest, lines, depth)
         else:
             self._emit_done(lines, depth, span)
+
+    def _gen_cdot(self, e: ast.OpApp, env: Env, pending: list, lines: list[str],
+                  depth: int) -> None:
+        r"""`A \cdot B`, as TLC evaluates it: every successor u of A from the current state
+        (A starts with no primed variable set), then B and the conjuncts after it with u as
+        the current state, each way through B a successor. B and the rest run in a nested
+        function whose parameter `s` is u."""
+        if any(p[0] == "__emit__" for p in pending):
+            raise CompileError("\\cdot inside a function or \\A of an action is not supported",
+                               e.span)
+        pad = "    " * depth
+        body, used = self._generator_body(e.args[0], env, "action", False)
+        params = tuple(sorted(used & _python_locals(env)))
+        first = self._define_generator(body, "cdot", params)
+        self._note_uses(" ".join(params))
+        mids, nested = self._local("mids"), self._local("then")
+        lines.append(f"{pad}{mids} = []")
+        lines.append(f"{pad}{self._const_name(first)}(s, {mids}.append"
+                     f"{''.join(', ' + p for p in params)}){self._tag(e.args[0].span)}")
+        lines.append(f"{pad}def {nested}(s):")
+        saved = dict(self.primes)
+        self._gen(e.args[1], env, pending, lines, depth + 1)
+        self.primes = saved
+        lines.append(f"{pad}    pass")
+        lines.append(f"{pad}for _u in {mids}:")
+        lines.append(f"{pad}    {nested}(_u)")
 
     def _gen_forall(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
                     depth: int) -> None:
@@ -736,7 +790,7 @@ class Compiler:
         r"""Could evaluating e as an action yield more than one way through (\E, \/)?"""
         if isinstance(e, ast.Junction):
             return e.kind == "or" or any(self._branches(x, env, seen) for x in e.items)
-        if isinstance(e, ast.OpApp) and e.op == r"\lor" and e.op not in env.locals:
+        if isinstance(e, ast.OpApp) and e.op in (r"\lor", r"\cdot") and e.op not in env.locals:
             return True
         if isinstance(e, ast.OpApp) and e.op == r"\land" and e.op not in env.locals:
             return any(self._branches(x, env, seen) for x in e.args)
@@ -750,13 +804,24 @@ class Compiler:
             return any(self._branches(v, env, seen) for _, v in e.arms) or (
                 e.other is not None and self._branches(e.other, env, seen))
         if isinstance(e, ast.Let):
-            return self._branches(e.body, env, seen)
+            inner = env  # the definitions' bodies only, as _gen expands them in place
+            for d in e.defs:
+                if isinstance(d, ast.OpDef) and not d.params:
+                    inner = inner.bind({d.name: ("val", None, d.body, inner)})
+            return self._branches(e.body, inner, seen)
         if isinstance(e, ast.FuncApp):
             lazy = self._lazy_fn(e.func, env)
             if lazy is not None and lazy[0] not in seen:
                 seen.add(lazy[0])
                 return self._branches(lazy[2], lazy[3], seen)
             return False
+        if isinstance(e, ast.Ident):
+            b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":
+                return self._branches(b[1], b[2], seen)
+            if b is not None and b[0] in ("val", "lazy") and len(b) == 4 and id(b[2]) not in seen:
+                seen.add(id(b[2]))  # a LET definition used as a conjunct
+                return self._branches(b[2], b[3], seen)
         target = self._user_def(e, env)
         if target is not None and id(target[0]) not in seen:
             seen.add(id(target[0]))
@@ -810,6 +875,14 @@ class Compiler:
             v = self._var_of(e.name, env)
             if v is not None:
                 return [v]
+            b = env.locals.get(e.name)
+            if b is not None and b[0] == "expr":  # an argument passed by name
+                return self._unchanged_vars(b[1], b[2], depth + 1)
+            sym = env.scope.symbols.get(e.name) if b is None else None
+            if sym is not None and sym.kind == "variable" and env.frame is not self.root_frame:
+                sub = env.frame.subst.get(e.name)  # an instance's variable replaced by an
+                if sub is not None and not isinstance(sub[0], tuple):  # expression (vars)
+                    return self._unchanged_vars(sub[0], sub[1], depth + 1)
             target = self._user_def(e, env)
             if target is not None and not target[0].params:
                 return self._unchanged_vars(target[0].body, target[1], depth + 1)
@@ -863,6 +936,8 @@ class Compiler:
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):
                 continue
+            elif isinstance(d, ast.InstanceDef):  # LET M == INSTANCE Mod ...: M!Op in the body
+                inner = inner.bind({d.name: ("instance", d, inner)})
             else:
                 raise CompileError("this kind of LET definition is not supported yet", d.span)
         return inner, out
@@ -1038,8 +1113,16 @@ class Compiler:
         if t is ast.SetFilter:
             body_env, comp, flags = self._comprehension((e.bound,), env)
             pred, f2 = self.cond(e.pred, body_env, B_FILTER)
-            return (f"frozenset([{comp[0][0]} for {comp[0][0]} in each({comp[0][1]}) "
-                    f"if {pred}])", flags | f2)
+            var, dom = comp[0]
+            if (dom.isidentifier() and dom in self.g and not infinite(self.g[dom])
+                    or isinstance(e.bound.domain, ast.SetEnum) or dom.startswith("setenum(")
+                    or self._is_variable(e.bound.domain, env)):
+                return f"frozenset([{var} for {var} in each({dom}) if {pred}])", flags | f2
+            # A domain TLC may only test membership of ({n \in Nat : n > 0}) stays lazy.
+            test = (f"lambda _v: (lambda {var[1:-2]}: {pred})(*_v)" if var.startswith("(")
+                    else f"lambda {var}: {pred}")
+            return (f"sfilter({dom}, lambda _s: frozenset([{var} for {var} in _s if {pred}]), "
+                    f"{test})", flags | f2)
         if t is ast.SetMap:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.expr, body_env)
@@ -1059,10 +1142,14 @@ class Compiler:
             def_flags = self._let_flags
             body, flags = self.expr(e.body, inner)
             flags |= def_flags & ~LOCAL
+            later: list[str] = []
             for _, b, local, init in reversed(defs):
-                if b[0] == "op" and local in init:
-                    raise CompileError("a recursive LET operator is only supported in actions",
+                if any(re.search(rf"\b{x}\b", init) for x in later):
+                    raise CompileError("mutually recursive LET operators are not supported",
                                        e.span)
+                later.append(local)
+                if b[0] == "op" and re.search(rf"\b{local}\b", init):
+                    init = f"_fix(lambda {local}: {init})"  # RECURSIVE: it calls itself
                 body = f"(lambda {local}: {body})({init})"
             return body, flags | (LOCAL if defs else 0)
         if t is ast.Lambda:
@@ -1137,7 +1224,7 @@ class Compiler:
             return value is True or value is False
         if sym.kind != "operator" or not isinstance(sym.node, ast.OpDef) or depth > 20:
             return False
-        if env.frame is self.root_frame and name in self.overrides:
+        if self._replacement(sym) is not None:
             return False
         key = (env.frame.ident, sym.module, name)
         known = self._bool_defs.get(key)
@@ -1249,6 +1336,7 @@ class Compiler:
 
     def _symbol(self, sym: Symbol, env: Env, args: tuple, e) -> tuple[str, int]:
         """Code for a module-level name applied to already-compiled args."""
+        direct, self._direct = self._direct, None
         if (sym.module, sym.name) in self.module_values and not args:
             return self._const_name(self.module_values[sym.module, sym.name]), 0
         if sym.kind == "variable":
@@ -1256,7 +1344,7 @@ class Compiler:
         if sym.kind == "constant":
             if env.frame is self.root_frame:
                 if sym.name in self.overrides:
-                    return self._override(sym.name, args, e)
+                    return self._override(self.overrides[sym.name], args, e)
                 if sym.name not in self.constants:
                     raise CompileError(f"the constant {sym.name!r} has no value in the "
                                        f"configuration", e.span)
@@ -1279,9 +1367,9 @@ class Compiler:
             if args:
                 return f"{code}(s, t, {', '.join(args)})", flags | STATE
             return code, flags
-        if env.frame is self.root_frame and sym.name in self.overrides and (
-                sym.module == self.root.name or sym.module in self._root_extends()):
-            return self._override(sym.name, args, e)
+        target = self._replacement(sym) if sym is not direct else None
+        if target is not None:
+            return self._override(target, args, e)
         if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
                 "operator", "function") and not args:
             return self._const_name(self.constants[sym.name]), 0
@@ -1303,11 +1391,7 @@ class Compiler:
             return self._call_def(sym, env, args, e)
         raise CompileError(f"{sym.name!r} cannot be used as a value", e.span)
 
-    def _root_extends(self) -> set[str]:
-        return {s.module for s in self.root.symbols.values()}
-
-    def _override(self, name: str, args, e):
-        target = self.overrides[name]
+    def _override(self, target: str, args, e):
         sym = self.root.symbols.get(target)
         if sym is None:
             raise CompileError(f"the replacement {target!r} is not defined", e.span)
@@ -1387,8 +1471,14 @@ class Compiler:
                 d = real.node
             else:
                 raise CompileError(f"no definition for RECURSIVE {sym.name!r}", e.span)
+        if isinstance(d, (ast.Theorem, ast.Assume)) and d.expr is not None and not args:
+            return self.expr(d.expr, denv)  # a named THEOREM or ASSUME means its statement
+        if isinstance(d, ast.Theorem) and d.expr is None:  # SANY rejects it too
+            raise CompileError(f"{sym.name!r} is an ASSUME ... PROVE theorem, which is not an "
+                               f"expression", e.span)
         if not isinstance(d, ast.OpDef):
-            raise CompileError(f"{sym.name!r} cannot be evaluated", e.span)
+            raise CompileError(f"kipcheck cannot evaluate {sym.name!r} (a "
+                               f"{type(d).__name__})", e.span)
         what = "var" if self.mode in ("init", "primed") else "prime"
         if self.mode in ("action", "init", "primed") and _mentions_prime(d.body, self, denv,
                                                                            set(), what):
@@ -1398,6 +1488,17 @@ class Compiler:
                 binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
             code, flags = self.expr(d.body, denv.bind(binds))
             return code, flags | STATE
+        if not denv.frame.cacheable and id(d) not in self._inlining:
+            # A definition of a parametrized INSTANCE (P(Succ)!Op) reads the instance's
+            # arguments, which may be the caller's bound names: compiled in place.
+            binds = {}
+            for p, a in zip(d.params, args, strict=True):
+                binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
+            self._inlining.add(id(d))
+            try:
+                return self.expr(d.body, denv.bind(binds))
+            finally:
+                self._inlining.discard(id(d))
         fname, flags = self._compiled_def(d, denv, key)
         if not d.params:
             if flags == 0:
@@ -1539,11 +1640,15 @@ class Compiler:
     def _instance_def(self, e: ast.InstanceRef, env: Env):
         """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
         first, first_args = e.path[0]
-        sym = env.scope.symbols.get(first) if first not in env.locals else None
-        if sym is None or sym.kind != "instance":
-            return None
-        idef = sym.node
-        denv = self._def_env(sym, env) if sym.module in self.scopes else env
+        local = env.locals.get(first)
+        if local is not None and local[0] == "instance":  # a LET-defined instance
+            idef, denv = local[1], local[2]
+        else:
+            sym = env.scope.symbols.get(first) if local is None else None
+            if sym is None or sym.kind != "instance":
+                return None
+            idef = sym.node
+            denv = self._def_env(sym, env) if sym.module in self.scopes else env
         params = {}
         for p, a in zip(idef.params, first_args, strict=True):
             code, _ = self.expr(a, env)
@@ -1579,6 +1684,8 @@ class Compiler:
         op_sym = denv.scope.symbols.get(e.name) or self._find_symbol(d, denv)
         compiled_args = [self.expr(a, env) for a in args]
         flags = _or(compiled_args)
+        # M!Op names the instance's own copy of Op: a .cfg `Op <- Other` does not reach it.
+        self._direct = op_sym
         code, f = self._symbol(op_sym, denv, tuple(c for c, _ in compiled_args), e)
         return code, flags | f
 
@@ -1860,6 +1967,15 @@ class _LazyFn(runtime.LazySet):
         return show(self.full())
 
 
+def _fix(make):
+    """A recursive LET operator outside an action: make(self) builds the operator's lambda
+    from a stand-in that calls the finished operator."""
+    cell = []
+    op = make(lambda *args: cell[0](*args))
+    cell.append(op)
+    return op
+
+
 def _fcall(f, x):
     return f.apply(x) if isinstance(f, _LazyFn) else runtime.app(f, x)
 
@@ -1926,8 +2042,13 @@ def _run_config():
                     ("worker", RUN["workers"]), ("seed", "0"), ("fingerprint", "xxh3-64"),
                     ("install", str(Path(__file__).resolve().parent.parent))])
 
+# TLCGet("-Dprop"): the Java system properties of TLC's that kipcheck's behaviour matches.
+_TLC_PROPERTIES = {"-Dtlc2.tool.impl.Tool.cdot": "true"}  # action composition A \cdot B
+
 
 def _tlc_get(key):
+    if key in _TLC_PROPERTIES:
+        return _TLC_PROPERTIES[key]
     if key == "level":
         return _LEVEL[0]
     if key == "config":

@@ -171,7 +171,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     community.SPEC_DIR[0] = Path(loaded.path).parent if loaded.path else None
     scope = loaded.scope
     constants, overrides = {}, {}
-    module_values = {}
+    module_values, module_overrides = {}, {}
     for c in cfg.constants:
         if isinstance(c, ConstantAssignment):
             if c.module is not None:  # `Name = [Mod] value`: Mod's definition, in every instance
@@ -179,13 +179,17 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             else:
                 constants[c.name] = cfg_value(c.value)
         elif isinstance(c, ConstantSubstitution):
-            overrides[c.name] = c.target
+            if c.module is not None and c.module != loaded.root.name:
+                module_overrides[(c.module, c.name)] = c.target  # that module's definition
+            else:
+                overrides[c.name] = c.target
     for name, value in (overrides_cli or {}).items():
         overrides.pop(name, None)
         constants[name] = value
     variables = list(scope.variables)
     compiler = Compiler(loaded.scopes, loaded.root.name, variables, constants, overrides)
     compiler.module_values = module_values
+    compiler.module_overrides = module_overrides
     env = compiler.root_env()
     warnings: list[str] = []
 

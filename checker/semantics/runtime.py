@@ -19,6 +19,7 @@ from .values import (
     EvalError,
     Fn,
     FuncSet,
+    Intersection,
     Interval,
     LazySet,
     ModelValue,
@@ -26,8 +27,10 @@ from .values import (
     Product,
     RecordSet,
     SeqSet,
+    Union,
     UnknownUsed,
     as_set,
+    infinite,
     least,  # noqa: F401 - used by generated code
     make_fn,
     ordered,
@@ -42,8 +45,8 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
-    "setfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING", "EvalError",
-    "Fn",
+    "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
+    "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
     "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
 ]
@@ -81,6 +84,8 @@ def app(f, x):
     apply = getattr(f, "apply", None)  # a recursive function definition, built lazily
     if apply is not None:
         return apply(x)
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
 
 
@@ -106,6 +111,8 @@ def field(r, name: str):
             return vals[keys.index(name)]
         except ValueError:
             pass
+    if r is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f'Attempted to select nonexistent field "{name}" from the record\n{show(r)}')
 
 
@@ -127,6 +134,8 @@ def except_(f, key, value):
         lst = list(vals)
         lst[i] = value
         return Fn((keys, tuple(lst)))
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to apply EXCEPT to a non-function\n{show(f)}")
 
 
@@ -136,6 +145,8 @@ def domain(f):
         return frozenset(range(1, len(f) + 1))
     if t is Fn:
         return frozenset(f[0])
+    if f is UNKNOWN:
+        raise UnknownUsed
     raise EvalError(f"Attempted to compute the domain of a non-function\n{show(f)}")
 
 
@@ -167,6 +178,8 @@ def _mixed_kinds(elems: tuple) -> None:
 
 
 def cup(a, b):
+    if (type(a) is not frozenset or type(b) is not frozenset) and (infinite(a) or infinite(b)):
+        return Union((a, b), f"{show(a)} \\cup {show(b)}")
     a, b = _set(a), _set(b)
     if a and b:
         x, y = next(iter(a)), next(iter(b))
@@ -178,6 +191,10 @@ def cup(a, b):
 
 
 def cap(a, b):
+    if type(a) is not frozenset and infinite(a):
+        if infinite(b):
+            return Intersection(a, b)
+        a, b = b, a
     if type(b) is not frozenset and isinstance(b, LazySet):
         return frozenset(x for x in _set(a) if x in b)
     return _set(a) & _set(b)
@@ -210,8 +227,11 @@ def card(s):
 
 
 def big_union(s):
+    s = _set(s)
+    if any(infinite(x) for x in s):
+        return Union(tuple(s), f"UNION {show(s)}")
     out = set()
-    for x in _set(s):
+    for x in s:
         out.update(_set(x))
     return frozenset(out)
 
@@ -642,7 +662,7 @@ def enum(s):
         return ordered(s) if len(s) > 1 else s
     if isinstance(s, LazySet):
         if not s.finite:
-            raise EvalError(f"TLC cannot enumerate the infinite set {show(s)}")
+            raise EvalError(s.not_enumerable())
         return iter(s)
     raise EvalError(f"expected a set, found {show(s)}")
 
@@ -654,13 +674,39 @@ def each(s):
         return s
     if isinstance(s, LazySet):
         if not s.finite:
-            raise EvalError(f"TLC cannot enumerate the infinite set {show(s)}")
+            raise EvalError(s.not_enumerable())
         return iter(s)
     raise EvalError(f"expected a set, found {show(s)}")
 
 
 def setmap(f, s):
     return frozenset(f(x) for x in enum(s))
+
+
+class _Filter(LazySet):
+    """{x \\in S : P} over an infinite S: membership tests x \\in S, then P, as TLC's."""
+
+    def __init__(self, base, pred):
+        self.base, self.pred = base, pred
+
+    def __contains__(self, x) -> bool:
+        return x in self.base and self.pred(x)
+
+    def __repr__(self) -> str:
+        return f"{{x \\in {show(self.base)} : ...}}"
+
+    def not_enumerable(self) -> str:
+        return (f"Attempted to enumerate {{ x \\in S : p(x) }} when S:\n{show(self.base)}\n"
+                "is not enumerable")
+
+
+def sfilter(s, whole, pred):
+    """{x \\in S : P}: whole(S) filters a finite S at once; an infinite S stays lazy."""
+    if type(s) is frozenset:
+        return whole(s)
+    if infinite(s):
+        return _Filter(s, pred)
+    return whole(each(s))
 
 
 def setfilter(p, s):

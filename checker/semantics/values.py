@@ -178,7 +178,10 @@ class LazySet:
         raise NotImplementedError
 
     def __iter__(self):
-        raise EvalError(f"TLC cannot enumerate the infinite set {self!r}")
+        raise EvalError(self.not_enumerable())
+
+    def not_enumerable(self) -> str:
+        return f"TLC cannot enumerate the infinite set {self!r}"
 
     def __len__(self):
         return sum(1 for _ in self)
@@ -192,7 +195,41 @@ class LazySet:
         return False
 
     def __hash__(self):
+        if not self.finite:  # in a set literal ({[S -> Nat]}) that UNION only tests
+            return hash(repr(self))
         return hash(self.materialise())
+
+
+def infinite(v) -> bool:
+    """Is v a set TLC can only test for membership (Nat, [S -> Int], Seq(S), ...)?"""
+    return isinstance(v, LazySet) and not v.finite
+
+
+class Union(LazySet):
+    """S \\cup T, or UNION of a finite set of sets, when a part is infinite: membership only,
+    as TLC's (x is in the union when some part has it)."""
+
+    def __init__(self, parts, shown: str):
+        self.parts, self.shown = tuple(parts), shown
+
+    def __contains__(self, x) -> bool:
+        return any(x in p for p in self.parts)
+
+    def __repr__(self) -> str:
+        return self.shown
+
+
+class Intersection(LazySet):
+    """S \\cap T of two infinite sets: membership only."""
+
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+
+    def __contains__(self, x) -> bool:
+        return x in self.left and x in self.right
+
+    def __repr__(self) -> str:
+        return f"{show(self.left)} \\cap {show(self.right)}"
 
 
 class _Named(LazySet):
@@ -303,10 +340,9 @@ class SeqSet(LazySet):
 class PowerSet(LazySet):
     """SUBSET S: membership without building 2^|S| sets; enumerates by size, then elements."""
 
-    finite = True
-
     def __init__(self, base):
         self.base = base  # kept lazy: membership never needs it enumerated
+        self.finite = not infinite(base)
 
     def __contains__(self, x) -> bool:
         if type(x) is not frozenset:
@@ -422,7 +458,7 @@ def as_set(v) -> frozenset:
         return v
     if isinstance(v, LazySet):
         if not v.finite:
-            raise EvalError(f"TLC cannot enumerate the infinite set {v!r}")
+            raise EvalError(v.not_enumerable())
         return v.materialise()
     raise EvalError(f"expected a set, found {show(v)}")
 

@@ -466,3 +466,17 @@ def test_a_failed_assert_has_tlcs_verdict_for_where_it_failed(tmp_path, where, v
     assert (o.verdict, o.exit_code) == (verdict, code)
     assert 'The first argument of Assert evaluated to FALSE; the second argument was:\n"boom"' \
         in o.message
+
+
+# -- a state that cannot be stored -----------------------------------------------------------
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, workers):
+    """TLC: "TLC has found a state in which the value of a variable contains Nat". Storing such
+    a state used to escape as a Python traceback (exit 1)."""
+    spec = write_spec(tmp_path, "VARIABLE s\nInit == s = Nat\nNext == s' = s")
+    rc, out = cli("check", str(spec), "--workers", workers)
+    assert rc == 75, out
+    assert "Traceback" not in out
+    assert ("TLC has found a state in which the value of a variable cannot be stored.\n"
+            "TLC cannot enumerate the infinite set Nat") in out

@@ -31,10 +31,11 @@ import traceback
 import numpy as np
 
 from ..engine import fingerprints
-from ..engine.explore import _outdegree, _replay, collision_estimate
+from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
 from ..engine.fingerprints import Parent, fingerprint, state_fingerprint
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
+from ..verdicts import ERROR
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
 _ABANDONED = "abandoned"  # expand's event when an interruption abandoned the level
@@ -348,6 +349,13 @@ class _Worker:
 
 
 # -- the coordinator -------------------------------------------------------------------------
+_EVAL_ERROR_NAMES = {cls.__name__ for cls in EVAL_ERRORS}
+
+
+class _WorkerEvalError(Exception):
+    """A worker met an evaluation error where no check routes it: storing a state."""
+
+
 class _Crash(Exception):
     pass
 
@@ -380,6 +388,9 @@ class _Coordinator:
                 self.procs.append(p)
             try:
                 result = self._search()
+            except _WorkerEvalError as e:  # outside the checks the workers report themselves
+                result = Result(ERROR, None, self.distinct, self.generated, self.depth,
+                                self.left, [], {}, 0.0, f"{STORE_FAILED}\n{e}")
             except KeyboardInterrupt:  # Ctrl-C reaches the workers too; they just stop
                 result = Result("interrupted", None, self.distinct, self.generated, self.depth,
                                 self.left, [], {}, 0.0, "The search was interrupted.")
@@ -411,6 +422,8 @@ class _Coordinator:
                 from ..semantics.runtime import AssertFailure
 
                 raise AssertFailure(message or text)
+            if name in _EVAL_ERROR_NAMES:  # e.g. a state holding Nat cannot be fingerprinted
+                raise _WorkerEvalError(text)
             raise _Crash(f"a worker process failed: {name}: {text}\n{tb}")
         return value
 

@@ -43,6 +43,8 @@ def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=No
 
 
 IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
+# TLC's words when a state holds a value it cannot fingerprint (e.g. Nat).
+STORE_FAILED = "TLC has found a state in which the value of a variable cannot be stored."
 
 
 def _in_property(name: str) -> str:
@@ -352,6 +354,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         verdict, prop, trace = stop.verdict, stop.prop, stop.trace
         message, error_at, exc = stop.message, stop.error_at, stop.exc
         loop, loop_step = stop.loop, stop.loop_step
+    except FAILURES as e:  # storing a state failed: a variable holds e.g. an infinite set
+        verdict, prop, trace, exc, loop, loop_step = ERROR, None, [], e, None, None
+        message, error_at = f"{STORE_FAILED}\n{error_message(e)}", None
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the CLI turns it into this): stop here
         verdict, prop, trace, exc, loop, loop_step = INTERRUPTED, None, [], None, None, None
         message, error_at = "The search was interrupted.", None

@@ -480,3 +480,28 @@ def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, worker
     assert "Traceback" not in out
     assert ("TLC has found a state in which the value of a variable cannot be stored.\n"
             "TLC cannot enumerate the infinite set Nat") in out
+
+
+# -- ENABLED kipcheck cannot decide --------------------------------------------------------------
+
+INNER_FAIR = """---- MODULE Inner ----
+EXTENDS Naturals
+VARIABLE f
+Next == f[1] < 2 /\\ f' = [f EXCEPT ![1] = f[1] + 1]
+Spec == f[1] \\in 0..2 /\\ [][Next]_f /\\ WF_f(Next)
+====
+"""
+
+
+def test_undecidable_enabled_through_a_refinement_is_never_a_pass(tmp_path):
+    """ENABLED R!Next where f' is <<g'.c>>: at g.c = 1 the action is enabled by g.c = 2, which
+    is no reachable state. TLC 2.18: temporal properties violated (13). kipcheck cannot build
+    that successor; it used to take the action as disabled and answer "no error"."""
+    (tmp_path / "Inner.tla").write_text(INNER_FAIR)
+    spec = write_spec(tmp_path, "VARIABLE g\nInit == g = [c |-> 1, d |-> 0]\n"
+                                "Next == g.c < 1 /\\ g' = [c |-> g.c + 1, d |-> g.d]\n"
+                                "R == INSTANCE Inner WITH f <- <<g.c>>\nRSpec == R!Spec",
+                      cfg="INIT Init\nNEXT Next\nPROPERTY RSpec\nCHECK_DEADLOCK FALSE\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 75, out
+    assert "kipcheck cannot decide ENABLED" in out

@@ -141,17 +141,18 @@ def check_overrides(constants: dict, loaded: LoadedSpec) -> None:
 def check(spec: str | Path, config: str | Path | None = None, constants: dict | None = None,
           lib: tuple[str, ...] = (), deadlock: bool | None = None, max_depth: int | None = None,
           progress=None, fingerprints: bool = True, on_edge=None,
-          exact_states: bool = False, workers: int = 1) -> Outcome:
+          exact_states: bool = False, workers: int = 1,
+          texts: dict | None = None) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
     asks for whole states. `on_edge` sees every stored state and transition (see
     engine.explore): `--dump-graph`. `workers` > 1 explores in that many processes (see
-    checker.backends)."""
+    checker.backends). `texts` replaces the text of .tla files by path (see load_spec)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
-    loaded = load_spec(spec, config, lib)
+    loaded = load_spec(spec, config, lib, texts)
     if constants:
         check_overrides(constants, loaded)
     try:
@@ -187,7 +188,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                            seconds=time.perf_counter() - started)
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
-                                    tuple((constants or {}).items()), tuple(lib), deadlock)
+                                    tuple((constants or {}).items()), tuple(lib), deadlock,
+                                    tuple((texts or {}).items()))
         search = backends.Search(max_depth, progress, exact_states or not fingerprints,
                                  on_edge, workers)
         result: Result = backends.run(built.model, search, built.warnings)

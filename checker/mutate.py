@@ -74,14 +74,23 @@ class Mutant:
 # -- deriving mutants ----------------------------------------------------------------------
 
 
-def derive(loaded: LoadedSpec) -> list[Mutant]:
-    """Every mutant of the spec's actions, in source order."""
-    return _Deriver(loaded).run()
+def derive(loaded: LoadedSpec, constants: dict | None = None
+           ) -> tuple[list[Mutant], dict[str, str]]:
+    """Every mutant of the spec's actions, in source order, and the actions a boolean switch of
+    the .cfg (or -D) turns off, with the switch: their mutants would all be equivalent."""
+    d = _Deriver(loaded, constants)
+    return d.run(), d.disabled
 
 
 class _Deriver:
-    def __init__(self, loaded: LoadedSpec):
+    def __init__(self, loaded: LoadedSpec, constants: dict | None = None):
         self.loaded = loaded
+        self.switches = {c.name: c.value.value for c in
+                         (loaded.config.constants if loaded.config is not None else ())
+                         if getattr(getattr(c, "value", None), "kind", None) == "bool"}
+        self.switches.update({k: v for k, v in (constants or {}).items()
+                              if isinstance(v, bool)})
+        self.disabled: dict[str, str] = {}
         self.variables = set(loaded.scope.variables)
         self.ops: dict[str, ast.OpDef] = {}
         for module in _extends_closure(loaded):
@@ -138,7 +147,21 @@ class _Deriver:
         if d.name in self.done:
             return
         self.done.add(d.name)
+        for c in _conjuncts(d.body):
+            off = self.switched_off(c)
+            if off is not None:
+                self.disabled[d.name] = off
+                return
         self.visit(d.body, d, d.name)
+
+    def switched_off(self, c) -> str | None:
+        """`EnableX` with EnableX = FALSE (or `~BugX` with BugX = TRUE): the action never runs."""
+        negated = _is_op(c, "\\lnot")
+        if negated:
+            c = c.args[0]
+        if isinstance(c, ast.Ident) and self.switches.get(c.name) is negated:
+            return f"{c.name} = {'TRUE' if negated else 'FALSE'}"
+        return None
 
     def visit(self, e, d: ast.OpDef, name: str) -> None:
         """Mutants of the conjuncts of `e`, part of action `name` (defined by `d`)."""
@@ -406,6 +429,7 @@ class Report:
     original: dict
     mutants: list[dict]
     generated: int
+    disabled: dict[str, str] = field(default_factory=dict)  # action -> the switch that is off
     seconds: float = 0.0
 
     @property
@@ -424,7 +448,8 @@ class Report:
     def document(self) -> dict:
         return {"format": REPORT_FORMAT, "version": REPORT_VERSION,
                 "spec": shown_path(self.spec), "config": shown_path(self.config),
-                "original": self.original, "mutants": self.mutants, "totals": self.totals,
+                "original": self.original, "disabled": self.disabled,
+                "mutants": self.mutants, "totals": self.totals,
                 "exit_code": self.exit_code}
 
 
@@ -435,7 +460,7 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
     """Derive the mutants of `spec`'s actions and check each one with `config`."""
     started = time.perf_counter()
     loaded = load_spec(spec, config, lib)
-    mutants = derive(loaded)
+    mutants, disabled = derive(loaded, constants)
     if actions:
         known = sorted({m.action for m in mutants})
         unknown = [a for a in actions if a not in known]
@@ -479,7 +504,7 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
                 row.update(message=r.get("message"), location=r.get("location"))
         rows.append(row)
     keep = ("verdict", "distinct_states", "states_generated", "depth")
-    return Report(spec, config, {k: original[k] for k in keep}, rows, generated,
+    return Report(spec, config, {k: original[k] for k in keep}, rows, generated, disabled,
                   time.perf_counter() - started)
 
 
@@ -534,6 +559,9 @@ def table(report: Report) -> str:
         lines.append(f"{'':<{widths[0]}}  {'':<{widths[1]}}  {r[2]}: {r[3]}")
     t = report.totals
     o = report.original
+    if report.disabled:
+        lines.append("Not mutated, switched off by the .cfg: " + ", ".join(
+            f"{a} ({why})" for a, why in sorted(report.disabled.items())) + ".")
     lines.append(f"Original: {o['distinct_states']:,} distinct states, "
                  f"{o['states_generated']:,} generated, depth {o['depth']}.")
     picked = "" if t["mutants"] == len(report.mutants) else \
@@ -557,6 +585,8 @@ def html_page(report: Report) -> str:
             f"<td><pre class='before'>{e(r['before'])}</pre>"
             f"<pre class='after'>{e(r['after'])}</pre></td></tr>")
     summary = ", ".join(f"{t[f]} {f}" for f in FATES)
+    disabled = "" if not report.disabled else "<p>Not mutated, switched off by the .cfg: " + \
+        e(", ".join(f"{a} ({why})" for a, why in sorted(report.disabled.items()))) + ".</p>"
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>kipcheck mutate: {e(shown_path(report.spec))}</title>
 <style>
@@ -572,6 +602,7 @@ tr.equivalent td:nth-child(2) {{ color: #666; }}
 <h1>Mutants of {e(shown_path(report.spec))}</h1>
 <p>Configuration {e(shown_path(report.config))}; original: {report.original['distinct_states']:,}
 distinct states. {t['mutants']} mutants: {e(summary)}.</p>
+{disabled}
 <table><tr><th>mutant</th><th>fate</th><th>result</th><th>location</th><th>change</th>
 <th>line before / after</th></tr>
 {chr(10).join(rows)}

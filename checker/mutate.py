@@ -91,6 +91,10 @@ class _Deriver:
         self.switches.update({k: v for k, v in (constants or {}).items()
                               if isinstance(v, bool)})
         self.disabled: dict[str, str] = {}
+        # `Next <- MCNext` in the .cfg: the name stands for the other operator
+        self.subst = {c.name: c.target for c in
+                      (loaded.config.constants if loaded.config is not None else ())
+                      if hasattr(c, "target")}
         self.variables = set(loaded.scope.variables)
         self.ops: dict[str, ast.OpDef] = {}
         for module in _extends_closure(loaded):
@@ -110,7 +114,7 @@ class _Deriver:
             owner = cfg.next.name
         elif cfg is not None and cfg.specification is not None:
             spec = self.ops.get(cfg.specification.name)
-            box = _find(spec.body, ast.BoxAction) if spec is not None else None
+            box = self.find_box(spec.body) if spec is not None else None
             nxt, owner = (box.action if box is not None else None), cfg.specification.name
         if nxt is None:
             raise MutateError("no next-state relation to mutate: the .cfg names neither NEXT "
@@ -215,31 +219,74 @@ class _Deriver:
             return  # the operator cannot be located in the text: no mutant rather than a wrong one
         start, end = a + m.start(1), a + m.end(1)
         whole = self.shown(e)
-        after = " ".join((text[_offset(starts, e.span.line, e.span.col):start] + new_op
-                          + text[end:_offset(starts, e.span.end_line, e.span.end_col)]).split())
-        self.edit(d, name, "negate", e.span, start, end, new_op, f"`{whole}` -> `{after}`")
+        first, last = self.extent(e)
+        after = " ".join((text[first:start] + new_op + text[end:last]).split())
+        self.edit(d, name, "negate", e.span.file, first, start, end, new_op,
+                  f"`{whole}` -> `{after}`")
 
     def add(self, d, name, kind, e, new: str, change: str) -> None:
-        _, _, starts = self.source(e.span.file)
-        self.edit(d, name, kind, e.span, _offset(starts, e.span.line, e.span.col),
-                  _offset(starts, e.span.end_line, e.span.end_col), new, change)
+        start, end = self.extent(e)
+        self.edit(d, name, kind, e.span.file, start, start, end, new, change)
 
-    def edit(self, d, name, kind, span, start: int, end: int, new: str, change: str) -> None:
-        text, _, starts = self.source(span.file)
-        first = starts[span.line - 1]
+    def extent(self, e) -> tuple[int, int]:
+        """Where `e` is in its file's text: its span, widened over the parentheses the span
+        leaves out (`a - (b - c)` ends before the last `)`)."""
+        _, prepared, starts = self.source(e.span.file)
+        start = _offset(starts, e.span.line, e.span.col)
+        end = _offset(starts, e.span.end_line, e.span.end_col)
+        depth = prepared.count("(", start, end) - prepared.count(")", start, end)
+        while depth > 0:
+            j = end
+            while j < len(prepared) and prepared[j].isspace():
+                j += 1
+            if j >= len(prepared) or prepared[j] != ")":
+                break
+            end, depth = j + 1, depth - 1
+        while depth < 0:
+            j = start - 1
+            while j >= 0 and prepared[j].isspace():
+                j -= 1
+            if j < 0 or prepared[j] != "(":
+                break
+            start, depth = j, depth + 1
+        return start, end
+
+    def edit(self, d, name, kind, file: str, at: int, start: int, end: int, new: str,
+             change: str) -> None:
+        """A mutant of the expression at offset `at`: text[start:end] becomes `new`."""
+        text = self.source(file)[0]
+        line = text.count("\n", 0, at) + 1
+        col = at - text.rfind("\n", 0, at)
+        first = text.rfind("\n", 0, min(at, start)) + 1
         stop = text.find("\n", end)
         stop = len(text) if stop < 0 else stop
         self.mutants.append(Mutant(
-            f"{name}:{kind}@{span.line - d.span.line + 1}:{span.col}", name, kind, span.file,
-            span.line, span.col, change, text[first:stop],
-            text[first:start] + new + text[end:stop], start, end, new))
+            f"{name}:{kind}@{line - d.span.line + 1}:{col}", name, kind, file, line, col,
+            change, text[first:stop], text[first:start] + new + text[end:stop], start, end,
+            new))
+
+    def find_box(self, body, seen=None) -> ast.BoxAction | None:
+        """The `[][Next]_v` of a specification, also inside the operators it names
+        (`FairSpec == Spec /\\ WF_vars(Next)`)."""
+        seen = seen if seen is not None else set()
+        for x in _nodes(body):
+            if isinstance(x, ast.BoxAction):
+                return x
+        for x in _nodes(body):
+            d = self.called(x)
+            if d is not None and d.name not in seen:
+                seen.add(d.name)
+                box = self.find_box(d.body, seen)
+                if box is not None:
+                    return box
+        return None
 
     # -- facts about expressions
     def called(self, e) -> ast.OpDef | None:
         """The user operator `e` applies (a bare name or `Op(args)`), if any."""
         if isinstance(e, ast.Ident) or isinstance(e, ast.OpApp):
             name = e.name if isinstance(e, ast.Ident) else e.op
-            return self.ops.get(name)
+            return self.ops.get(self.subst.get(name, name))
         return None
 
     def scan(self, e) -> tuple[bool, bool]:
@@ -283,9 +330,9 @@ class _Deriver:
         return self.texts[file]
 
     def shown(self, e) -> str:
-        text, _, starts = self.source(e.span.file)
-        s = " ".join(text[_offset(starts, e.span.line, e.span.col):
-                          _offset(starts, e.span.end_line, e.span.end_col)].split())
+        text = self.source(e.span.file)[0]
+        start, end = self.extent(e)
+        s = " ".join(text[start:end].split())
         return s if len(s) <= 70 else s[:67] + "..."
 
 
@@ -323,17 +370,16 @@ def _disjunctive(e) -> bool:
     return isinstance(e, ast.Junction) and e.kind == "or" or _is_op(e, "\\lor")
 
 
-def _find(e, kind):
+def _nodes(e):
+    """Every node of `e`, breadth first."""
     stack = [e]
     while stack:
         x = stack.pop(0)
-        if isinstance(x, kind):
-            return x
         if isinstance(x, tuple):
             stack.extend(x)
         elif isinstance(x, ast.Node):
+            yield x
             stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
-    return None
 
 
 def _offset(starts: list[int], line: int, col: int) -> int:
@@ -486,7 +532,8 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
     jobs = [(spec, config, tuple(lib), consts, deadlock,
              {m.file: texts[m.file][:m.start] + m.new + texts[m.file][m.end:]}, max_states)
             for m in todo]
-    results = dict(zip((m.id for m in todo), _map(jobs, workers, echo), strict=True))
+    ids = [m.id for m in todo]
+    results = dict(zip(ids, _map(jobs, workers, echo, ids), strict=True))
     rows = []
     for m in mutants:
         row = {"id": m.id, "action": m.action, "kind": m.kind, "file": shown_path(m.file),
@@ -508,24 +555,24 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
                   time.perf_counter() - started)
 
 
-def _map(jobs: list, workers: int, echo) -> list[dict]:
+def _map(jobs: list, workers: int, echo, ids: list[str]) -> list[dict]:
     """Check the mutants, in `workers` processes when more than one; results in job order."""
     if workers <= 1 or len(jobs) <= 1:
-        out = []
-        for i, job in enumerate(jobs, 1):
-            out.append(_check_one(job))
-            if echo is not None:
-                echo(f"[{i}/{len(jobs)}] {out[-1]['verdict']}")
-        return out
+        results = map(_check_one, jobs)
+        return _collect(results, echo, ids)
     import multiprocessing as mp
 
     with mp.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-        out = []
-        for i, r in enumerate(pool.imap(_check_one, jobs), 1):
-            out.append(r)
-            if echo is not None:
-                echo(f"[{i}/{len(jobs)}] {r['verdict']}")
-        return out
+        return _collect(pool.imap(_check_one, jobs), echo, ids)
+
+
+def _collect(results, echo, ids: list[str]) -> list[dict]:
+    out = []
+    for i, r in enumerate(results):
+        out.append(r)
+        if echo is not None:
+            echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {_fate(r)[0]}")
+    return out
 
 
 # -- output --------------------------------------------------------------------------------

@@ -186,3 +186,23 @@ def test_the_kip858_actions_are_found_through_extends():
         ("MovePromote:negate@3:8",
          '`logs[b][p].phase = "acked"` -> `logs[b][p].phase # "acked"`')]
     assert len(promote) == 7
+
+
+def test_parentheses_the_span_leaves_out_are_part_of_the_edit(tmp_path):
+    # the next-state relation is found inside the operator FairSpec names
+    (tmp_path / "Paren.tla").write_text(
+        "---- MODULE Paren ----\nEXTENDS Naturals\nVARIABLE x\n"
+        "Init == x = 0\n"
+        "Step == /\\ (x) < 3\n        /\\ x' = x - (0 - 1)\n"
+        "Spec == Init /\\ [][Step]_x\n"
+        "FairSpec == Spec /\\ WF_x(Step)\n====\n")
+    (tmp_path / "Paren.cfg").write_text("SPECIFICATION FairSpec\nCHECK_DEADLOCK FALSE\n")
+    loaded = load_spec(tmp_path / "Paren.tla", tmp_path / "Paren.cfg")
+    mutants = M.derive(loaded)[0]
+    assert [(m.id, m.change, m.after) for m in mutants] == [
+        ("Step:drop@1:12", "drop guard `(x) < 3`", "Step == /\\ TRUE"),
+        ("Step:negate@1:12", "`(x) < 3` -> `(x) <= 3`", "Step == /\\ (x) <= 3"),
+        ("Step:unchanged@2:12", "`x' = x - (0 - 1)` -> `UNCHANGED x`",
+         "        /\\ UNCHANGED x")]
+    report = M.run(str(tmp_path / "Paren.tla"), str(tmp_path / "Paren.cfg"))
+    assert [m["fate"] for m in report.mutants] == ["undecided", "survived", "survived"]

@@ -153,7 +153,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
           progress=None, fingerprints: bool = True, on_edge=None,
           exact_states: bool = False, workers: int = 1, checkpoint: str | None = None,
           checkpoint_minutes: float = DEFAULT_MINUTES, recover: str | None = None,
-          frontier_states: int | None = DEFAULT_FRONTIER) -> Outcome:
+          frontier_states: int | None = DEFAULT_FRONTIER,
+          texts: dict | None = None) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
@@ -163,11 +164,12 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     every `checkpoint_minutes` and when interrupted; `recover` resumes the newest snapshot of a
     directory (and keeps writing there unless `checkpoint` names another); a snapshot of
     another model raises CheckpointError. `frontier_states` bounds the queued states kept in
-    memory (the rest wait on disk; None: no bound)."""
+    memory (the rest wait on disk; None: no bound). `texts` replaces the text of .tla files by
+    path (see load_spec)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
-    loaded = load_spec(spec, config, lib)
+    loaded = load_spec(spec, config, lib, texts)
     if constants:
         check_overrides(constants, loaded)
     try:
@@ -184,7 +186,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         return failed
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
-                                    tuple((constants or {}).items()), tuple(lib), deadlock)
+                                    tuple((constants or {}).items()), tuple(lib), deadlock,
+                                    tuple((texts or {}).items()))
         plan = None
         if checkpoint or recover:
             plan = _checkpoint_plan(built.model, loaded, constants, deadlock, max_depth,

@@ -253,6 +253,91 @@ def simulate(spec, config, defines, size, depth, traces, budget, seed, workers, 
     sys.exit(_exit_code(outcome.exit_code, errors + more))
 
 
+_MUTATE_EXIT = ("\b\nExit code: 0 when no mutant survived; 4 when one survived (or reached "
+                "--max-states undecided); the original's own code when the spec does not pass "
+                "its checks; 150/151 for a bad .tla/.cfg; 2 for a bad option or equivalents "
+                "file.")
+
+
+@main.command(epilog=_MUTATE_EXIT)
+@click.argument("spec", type=click.Path(dir_okay=False))
+@click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
+              help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
+@click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
+              help="Override a constant of the .cfg (value in .cfg syntax).")
+@click.option("--lib", multiple=True, type=click.Path(file_okay=False),
+              help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
+@click.option("--action", "actions", multiple=True, metavar="NAME",
+              help="Only mutants of this action (repeatable).")
+@click.option("--workers", default="1", show_default=True, metavar="N|auto",
+              help="Check mutants in N processes at once.")
+@click.option("--max-mutants", type=click.IntRange(min=1), default=None,
+              help="Check at most N mutants, spread evenly over the spec.")
+@click.option("--max-states", type=click.IntRange(min=1), default=None,
+              help="Stop a mutant's search past N distinct states (undecided); default: 10 "
+                   "times the original's, plus 10,000.")
+@click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False),
+              help="The list of equivalent mutants (default: CFG-stem.equivalent.txt next to "
+                   "the .cfg).")
+@click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
+@click.option("--report-json", type=click.Path(dir_okay=False),
+              help="Write the mutants and the totals as JSON to this file.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+              help="Write a self-contained HTML page of the mutants to this file.")
+def mutate(spec, config, defines, lib, actions, workers, max_mutants, max_states,
+           equivalent_file, no_deadlock, report_json, html_file) -> None:
+    """Mutation testing: weaken SPEC's actions one change at a time (drop a guard, forget an
+    effect, flip a comparison) and check each mutant with the .cfg; a mutant that survives
+    shows a part of an action that no property needs."""
+    from . import mutate as M
+    from .api import parse_constant_overrides
+
+    try:
+        spec, config, lib = _manifest_model(spec, config, lib)
+        if config is None:
+            config = default_config(spec)
+        if config is None:
+            raise M.MutateError(f"{spec}: no .cfg given and none next to the spec (-c CFG)")
+        path = Path(equivalent_file) if equivalent_file else M.equivalents_file(config)
+        if equivalent_file and not path.is_file():
+            raise M.MutateError(f"--equivalent {equivalent_file}: no such file")
+        equivalents = M.load_equivalents(path)
+        constants = parse_constant_overrides(list(defines))
+        nworkers = _workers(workers)
+        signal.signal(signal.SIGTERM, _interrupt)
+        report = M.run(spec, config, lib, constants, False if no_deadlock else None, actions,
+                       nworkers, max_mutants, max_states, equivalents,
+                       echo=lambda line: click.echo(line, err=True))
+    except KipcheckError as e:
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted: mutation testing was stopped before it finished.", err=True)
+        sys.exit(V.EXIT_INTERRUPTED)
+    click.echo(M.table(report))
+    listed = set(equivalents)
+    stale = sorted(listed - {m["id"] for m in report.mutants})
+    if stale and not actions and max_mutants is None:
+        click.echo(f"warning: {path} lists mutants that no longer exist: {', '.join(stale)}",
+                   err=True)
+    errors = []
+    for target, write in ((report_json, M.write_json), (html_file, _write_html)):
+        if target:
+            try:
+                write(report, target)
+            except OSError as e:
+                errors.append(f"error: cannot write {target}: {e.strerror or e}")
+    for line in errors:
+        click.echo(line, err=True)
+    sys.exit(_exit_code(report.exit_code, errors))
+
+
+def _write_html(report, path) -> None:
+    from .mutate import html_page
+
+    Path(path).write_text(html_page(report), encoding="utf-8")
+
+
 def _with_sizes(spec, config, text: str, constants: dict) -> dict:
     """The constants of `--size` knobs, with the -D overrides on top."""
     from .api import parse_constant_overrides

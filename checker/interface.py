@@ -101,6 +101,7 @@ class Recipe:
     constants: tuple = ()  # (name, value) pairs of -D overrides
     lib: tuple[str, ...] = ()
     deadlock: bool | None = None
+    texts: tuple = ()  # (file, text) pairs read instead of those files (mutants)
 
 
 # -- liveness: LTL formulas over compiled atoms ------------------------------------------

@@ -1,7 +1,7 @@
 """Every verdict kipcheck can reach and the exit code each one ends with: the one catalogue.
 
 The codes are TLC's (`tlc2.output.EC.ExitStatus`) wherever TLC has the case, so a CI script
-written for TLC reads kipcheck's the same way; kipcheck adds 1, 2, 3 and 130. This module
+written for TLC reads kipcheck's the same way; kipcheck adds 1, 2, 3, 4 and 130. This module
 imports nothing from the package, so every stage (front end, engine, outputs, CLI) can use it.
 The README's exit-code table lists the same codes.
 """
@@ -27,6 +27,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1  # `traces regenerate --check` found a differing file; an internal error
 EXIT_USAGE = 2  # bad command line, unreadable option file, or an output that could not be written
 EXIT_INCOMPLETE = 3  # a cut search left a property undecided: neither holds nor fails
+EXIT_MUTANT_SURVIVED = 4  # `kipcheck mutate`: a mutant survived (or its search was cut)
 EXIT_ASSUMPTION = 10
 EXIT_DEADLOCK = 11
 EXIT_SAFETY = 12
@@ -64,6 +65,8 @@ MEANINGS = {
                 "resumed (--recover: another model's, another backend's, damaged), or an output "
                 "file that could not be written (when the check itself found no error)",
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
+    EXIT_MUTANT_SURVIVED: "`kipcheck mutate`: a mutant survived, or reached --max-states "
+                          "undecided",
     EXIT_ASSUMPTION: "an ASSUME is false, or the POSTCONDITION is false after the search",
     EXIT_DEADLOCK: "deadlock",
     EXIT_SAFETY: "an invariant (or `[]P` property) is violated",

@@ -97,7 +97,7 @@ def _rebuild(recipe) -> Model:
     from ..frontend import load_spec
     from ..semantics import model as model_builder
 
-    loaded = load_spec(recipe.spec, recipe.config, recipe.lib)
+    loaded = load_spec(recipe.spec, recipe.config, recipe.lib, dict(recipe.texts))
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 
 

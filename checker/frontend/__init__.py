@@ -41,9 +41,10 @@ def default_config(spec: str | Path) -> str | None:
 
 
 def load_spec(spec: str | Path, config: str | Path | None = None,
-              lib: list[str] | tuple[str, ...] = ()) -> LoadedSpec:
-    """Parse and resolve `spec`; parse and check `config` if given. Raises KipcheckError."""
-    modules = Loader(lib).load_spec(spec)
+              lib: list[str] | tuple[str, ...] = (), texts: dict | None = None) -> LoadedSpec:
+    """Parse and resolve `spec`; parse and check `config` if given. Raises KipcheckError.
+    `texts` maps .tla file paths (as the loader names them) to text used instead of the file's."""
+    modules = Loader(lib, texts).load_spec(spec)
     scopes = resolve(modules)
     cfg = None
     if config is not None:

@@ -65,8 +65,9 @@ def standard_module_text(name: str) -> str | None:
 class Loader:
     """Loads modules once each; detects cycles; reports unknown modules at the naming span."""
 
-    def __init__(self, lib: list[str] | tuple[str, ...] = ()):
+    def __init__(self, lib: list[str] | tuple[str, ...] = (), texts: dict | None = None):
         self.lib = search_path(lib)
+        self.texts = texts or {}  # file path -> text read instead of the file (mutate)
         self.modules: dict[str, ast.Module] = {}
         self.sources: dict[str, str] = {}
         self._loading: list[str] = []
@@ -100,6 +101,7 @@ class Loader:
         return ModuleSet(root, self.modules, self.sources)
 
     def _parse(self, text: str, file: str) -> ast.Module:
+        text = self.texts.get(file, text)
         self.sources[file] = text
         return parse_module(text, file)
 

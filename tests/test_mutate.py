@@ -1,0 +1,208 @@
+"""`kipcheck mutate`: the mutants of a small spec whose every mutant's fate is known."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from checker import mutate as M
+from checker import verdicts as V
+from checker.cli import main
+from checker.frontend import load_spec
+from checker.manifest import load as load_manifest
+
+HERE = Path(__file__).parent / "specs" / "mutate"
+SPEC, CFG = str(HERE / "Counter.tla"), str(HERE / "Counter.cfg")
+
+# (id, fate, killing property, counterexample length) of every mutant of Counter.tla.
+EXPECTED = [
+    ("Inc:drop@1:11", "killed", "Bounded", 4),
+    ("Inc:negate@1:11", "killed", "Bounded", 4),
+    ("Inc:unchanged@2:11", "killed", "Sum", 2),
+    ("Inc:unchanged@3:11", "killed", "Sum", 2),
+    ("Toggle:drop@2:14", "equivalent", None, None),
+    ("Toggle:negate@2:14", "survived", None, None),
+    ("Toggle:unchanged@3:14", "survived", None, None),
+    ("Push:drop@1:12", "killed", "QBound", 3),
+    ("Push:negate@1:12", "killed", "QBound", 3),
+    ("Push:unchanged@2:12", "survived", None, None),
+    ("Pop:drop@1:11", "invalid", None, 1),
+    ("Pop:negate@1:11", "invalid", None, 1),
+    ("Pop:unchanged@2:11", "survived", None, None),
+]
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def fates(report) -> list[tuple]:
+    return [(m["id"], m["fate"], m.get("property"), m.get("trace_length"))
+            for m in report.mutants]
+
+
+def counter_report(**kw):
+    equivalents = M.load_equivalents(M.equivalents_file(CFG))
+    return M.run(SPEC, CFG, equivalents=equivalents, **kw)
+
+
+def test_every_mutant_of_the_counter_has_its_known_fate():
+    report = counter_report()
+    assert fates(report) == EXPECTED
+    assert report.totals == {"mutants": 13, "checked": 12, "killed": 6, "survived": 4,
+                             "invalid": 2, "undecided": 0, "equivalent": 1}
+    assert report.original == {"verdict": "ok", "distinct_states": 18, "states_generated": 47,
+                               "depth": 5}
+    by_id = {m["id"]: m for m in report.mutants}
+    # what changed, where, and the line before and after
+    drop = by_id["Inc:drop@1:11"]
+    assert (drop["action"], drop["kind"], drop["line"], drop["column"]) == ("Inc", "drop", 12, 11)
+    assert drop["change"] == "drop guard `x < 2`"
+    assert (drop["before"], drop["after"]) == ("Inc == /\\ x < 2", "Inc == /\\ TRUE")
+    negate = by_id["Toggle:negate@2:14"]
+    assert negate["change"] == "`y \\in {0, 1}` -> `y \\notin {0, 1}`"
+    assert negate["after"] == "          /\\ y \\notin {0, 1}"
+    assert by_id["Inc:unchanged@2:11"]["change"] == "`x' = x + 1` -> `UNCHANGED x`"
+    # a survivor's states next to the original's; an invalid mutant's error
+    assert by_id["Toggle:negate@2:14"]["distinct_states"] == 9
+    assert by_id["Pop:unchanged@2:11"]["distinct_states"] == 18
+    pop = by_id["Pop:drop@1:11"]
+    assert (pop["verdict"], pop["exit_code"]) == ("error", 75)
+    assert pop["message"] == ("Attempted to apply Tail to the empty sequence.\n"
+                              "The error occurred in action Pop.")
+    assert by_id["Toggle:drop@2:14"]["reason"].startswith("y is 0 or 1")
+    # a guard that mentions no variable (a configuration switch) is not mutated
+    assert not any("AllowToggle" in m["change"] for m in report.mutants)
+
+
+def test_the_cli_prints_the_table_writes_json_and_html_and_exits_4(tmp_path):
+    r = run("mutate", SPEC, "-c", CFG, "--report-json", str(tmp_path / "m.json"),
+            "--html", str(tmp_path / "m.html"))
+    assert r.exit_code == V.EXIT_MUTANT_SURVIVED == 4
+    assert "Traceback" not in r.output
+    assert "Mutants: 13: 6 killed, 4 survived, 2 invalid, 0 undecided, 1 equivalent." in r.output
+    assert "Toggle:negate@2:14     survived    9 distinct (original 18)" in r.output
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert (doc["format"], doc["version"], doc["exit_code"]) == ("kipcheck-mutants", 1, 4)
+    assert doc["totals"]["killed"] == 6 and doc["totals"]["survived"] == 4
+    assert [(m["id"], m["fate"]) for m in doc["mutants"]] == [e[:2] for e in EXPECTED]
+    page = (tmp_path / "m.html").read_text()
+    assert "<pre class='before'>Inc == /\\ x &lt; 2</pre>" in page
+    assert "<pre class='after'>Inc == /\\ TRUE</pre>" in page
+    assert "http" not in page.replace("http-equiv", "")  # self-contained
+
+
+def test_no_survivor_exits_0_and_action_filters():
+    r = run("mutate", SPEC, "-c", CFG, "--action", "Inc")
+    assert r.exit_code == 0, r.output
+    assert "Mutants: 4: 4 killed, 0 survived" in r.output
+    r = run("mutate", SPEC, "-c", CFG, "--action", "Inc", "--action", "Push")
+    assert r.exit_code == V.EXIT_MUTANT_SURVIVED
+    assert "Mutants: 7: 6 killed, 1 survived" in r.output
+    assert "Toggle" not in r.output and "Pop:" not in r.output
+
+
+def test_an_action_a_switch_of_the_cfg_turns_off_is_not_mutated(tmp_path):
+    r = run("mutate", SPEC, "-c", CFG, "-D", "AllowToggle=FALSE",
+            "--report-json", str(tmp_path / "m.json"))
+    assert "Not mutated, switched off by the .cfg: Toggle (AllowToggle = FALSE)." in r.output
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["disabled"] == {"Toggle": "AllowToggle = FALSE"}
+    assert doc["totals"]["mutants"] == 10
+    assert not any(m["action"] == "Toggle" for m in doc["mutants"])
+
+
+def test_an_unknown_action_is_a_usage_error():
+    r = run("mutate", SPEC, "-c", CFG, "--action", "Nope")
+    assert r.exit_code == V.EXIT_USAGE
+    assert "--action Nope: no such action with mutants (the actions: Inc, Pop, Push, " \
+           "Toggle)" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_two_workers_give_the_same_report():
+    assert counter_report(workers=2).document() == counter_report().document()
+
+
+def test_ids_do_not_move_when_other_parts_of_the_file_change(tmp_path):
+    text = Path(SPEC).read_text().replace("vars ==", "\\* a comment\n\n\nvars ==")
+    (tmp_path / "Counter.tla").write_text(text)
+    shutil.copy(CFG, tmp_path / "Counter.cfg")
+    moved = M.run(str(tmp_path / "Counter.tla"), str(tmp_path / "Counter.cfg"))
+    assert [m["id"] for m in moved.mutants] == [e[0] for e in EXPECTED]
+    assert moved.mutants[0]["line"] == 15
+
+
+def test_a_search_past_max_states_is_undecided():
+    report = M.run(SPEC, str(HERE / "NoQueueBound.cfg"), actions=("Push",), max_states=50)
+    assert fates(report)[0] == ("Push:drop@1:12", "undecided", None, None)
+    assert report.mutants[0]["message"] == "stopped at --max-states 50"
+    assert report.exit_code == V.EXIT_MUTANT_SURVIVED
+
+
+def test_max_mutants_spreads_the_selection():
+    report = counter_report(max_mutants=3)
+    assert [m["id"] for m in report.mutants] == ["Inc:drop@1:11", "Toggle:drop@2:14",
+                                                 "Push:negate@1:12"]
+    assert report.totals["mutants"] == 13
+
+
+def test_a_mutant_that_does_not_parse_is_invalid_not_a_traceback():
+    broken = Path(SPEC).read_text().replace("x < 2", "x < <")
+    result = M._check_one((SPEC, CFG, (), (), None, {SPEC: broken}, None))
+    assert (result["verdict"], result["exit_code"]) == ("spec-error", 150)
+    assert result["location"].endswith("Counter.tla:12:15")
+    assert M._fate(result) == ("invalid", None)
+
+
+def test_a_failing_original_stops_with_its_own_exit_code(tmp_path):
+    (tmp_path / "Bad.cfg").write_text("SPECIFICATION Spec\nCONSTANT AllowToggle = TRUE\n"
+                                      "INVARIANT Tight\n")
+    text = Path(SPEC).read_text().replace("====", "Tight == x < 1\n====")
+    (tmp_path / "Counter.tla").write_text(text)
+    r = run("mutate", str(tmp_path / "Counter.tla"), "-c", str(tmp_path / "Bad.cfg"))
+    assert r.exit_code == V.EXIT_SAFETY
+    assert "the spec does not pass its own checks (invariant: Tight)" in r.output
+
+
+def test_an_equivalence_without_a_reason_is_reported_with_its_line(tmp_path):
+    bad = tmp_path / "eq.txt"
+    bad.write_text("# comment\nInc:drop@1:11\n")
+    r = run("mutate", SPEC, "-c", CFG, "--equivalent", str(bad))
+    assert r.exit_code == V.EXIT_USAGE
+    assert f"{bad}:2:1: error: an equivalent mutant needs a reason" in r.output
+
+
+def test_the_kip858_actions_are_found_through_extends():
+    entry = load_manifest().get("KIP858_a_small_moves")
+    loaded = load_spec(entry.spec_path, entry.config_path, entry.lib_paths)
+    promote = [(m.id, m.change) for m in M.derive(loaded)[0]
+               if m.action == "MovePromote"]
+    assert promote[:3] == [
+        ("MovePromote:drop@2:8", "drop guard `alive[b]`"),
+        ("MovePromote:drop@3:8", 'drop guard `logs[b][p].phase = "acked"`'),
+        ("MovePromote:negate@3:8",
+         '`logs[b][p].phase = "acked"` -> `logs[b][p].phase # "acked"`')]
+    assert len(promote) == 7
+
+
+def test_parentheses_the_span_leaves_out_are_part_of_the_edit(tmp_path):
+    # the next-state relation is found inside the operator FairSpec names
+    (tmp_path / "Paren.tla").write_text(
+        "---- MODULE Paren ----\nEXTENDS Naturals\nVARIABLE x\n"
+        "Init == x = 0\n"
+        "Step == /\\ (x) < 3\n        /\\ x' = x - (0 - 1)\n"
+        "Spec == Init /\\ [][Step]_x\n"
+        "FairSpec == Spec /\\ WF_x(Step)\n====\n")
+    (tmp_path / "Paren.cfg").write_text("SPECIFICATION FairSpec\nCHECK_DEADLOCK FALSE\n")
+    loaded = load_spec(tmp_path / "Paren.tla", tmp_path / "Paren.cfg")
+    mutants = M.derive(loaded)[0]
+    assert [(m.id, m.change, m.after) for m in mutants] == [
+        ("Step:drop@1:12", "drop guard `(x) < 3`", "Step == /\\ TRUE"),
+        ("Step:negate@1:12", "`(x) < 3` -> `(x) <= 3`", "Step == /\\ (x) <= 3"),
+        ("Step:unchanged@2:12", "`x' = x - (0 - 1)` -> `UNCHANGED x`",
+         "        /\\ UNCHANGED x")]
+    report = M.run(str(tmp_path / "Paren.tla"), str(tmp_path / "Paren.cfg"))
+    assert [m["fate"] for m in report.mutants] == ["undecided", "survived", "survived"]

@@ -306,3 +306,33 @@ def test_a_successor_fingerprint_equals_the_whole_state_fingerprint():
     u = (s[1], s[0], s[2], s[3])  # values swapped between variables
     assert Parent(s, state_fingerprint(s)).successor(t) == state_fingerprint(t)
     assert state_fingerprint(u) != state_fingerprint(s)
+
+
+def test_fingerprints_of_a_whole_expansion_equal_the_whole_state_fingerprints():
+    from checker.engine.fingerprints import state_fingerprint, successor_keys
+    from checker.semantics.values import make_fn
+
+    s = (1, frozenset({"a", "b"}), make_fn([("k", 1)]), (2, 3))
+    t = (1, frozenset({"a"}), s[2], (3, 2))
+    u = (2, s[1], make_fn([("k", 2)]), s[3])
+    counts = [0, 0, 0]
+    succs, fps, actions = successor_keys(4)(s, state_fingerprint(s), [0, t, s, 1, 2, u], counts)
+    assert succs == [t, s, u] and actions == [0, 0, 2] and counts == [2, 0, 1]
+    assert fps == [state_fingerprint(x) for x in succs]
+    assert successor_keys(0)((), state_fingerprint(()), [0, ()], [0])[1] == [
+        state_fingerprint(())]
+
+
+def test_counts_and_coverage_at_a_violation_are_equal_with_and_without_fingerprints(tmp_path):
+    # The invariant fails on the first successor of a state with three: the coverage counts
+    # what was generated up to it, in either store.
+    spec = write_spec(tmp_path, "Fan", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                      "A == x' = x + 1\nB == x' = x + 2\nC == x' = x + 3\n"
+                      "Next == C \\/ B \\/ A\nSmall == x < 4\n",
+                      "INIT Init\nNEXT Next\nINVARIANT Small\n")
+    fp, exact = check(spec), check(spec, exact_states=True)
+    assert fp.verdict == exact.verdict == "invariant"
+    assert (fp.distinct_states, fp.states_generated) == (exact.distinct_states,
+                                                          exact.states_generated)
+    assert fp.coverage == exact.coverage
+    assert len(fp.trace) == len(exact.trace) == 3

@@ -130,6 +130,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         return True
 
     remember = remember_fingerprint if fingerprints else remember_state
+    acts: list = []
+    generated_by: list = []
     queue: deque = deque()
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
@@ -216,10 +218,14 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         keyed = model.fingerprint is not None or fingerprints
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
+        fast = plain and incremental
+        if fast:
+            from .fingerprints import successor_keys
         succ_key = key_of
         popleft, push = queue.popleft, queue.append
         expanded = 0
         acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
+        generated_by = [0] * len(acts)  # the fast loop's successors per action
         buf: list = []
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
@@ -267,7 +273,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
-            if incremental:
+            if incremental and not fast:
                 succ_key = Parent(state, key).successor
             buf.clear()
             try:
@@ -279,7 +285,40 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 raise _failure(e, trace_to(key, level), f"The error occurred in action {where}.",
                                ("action", where)) from None
             action, acov, ai = None, None, -1
-            for succ in buf:
+            if fast:  # the default: fingerprints, no constraints; the table probed inline
+                succs, skeys, ais = successor_keys(len(state))(state, key, buf, generated_by)
+                stats["generated"] += len(succs)
+                view, size = seen.view, seen.size
+                for k, skey in enumerate(skeys):
+                    i = skey % size
+                    x = view[i]
+                    while x and x != skey:
+                        i += 1
+                        if i == size:
+                            i = 0
+                        x = view[i]
+                    if x:  # seen before
+                        continue
+                    seen.put(i, skey)
+                    view, size = seen.view, seen.size  # the table may have grown
+                    ai = ais[k]
+                    add_link(nxt, skey, key, ai)
+                    action, acov = acts[ai]
+                    acov[0] += 1
+                    fresh += 1
+                    if nxt > stats["depth"]:
+                        stats["depth"] = nxt
+                    succ = succs[k]
+                    if invariants:
+                        try:
+                            check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
+                        except _Stop:  # count only what was generated up to succ
+                            for later in ais[k + 1:]:
+                                generated_by[later] -= 1
+                            stats["generated"] -= len(succs) - k - 1
+                            raise
+                    push((succ, skey, nxt))
+            for succ in () if fast else buf:  # the other modes
                 if type(succ) is int:
                     action, acov = acts[succ]
                     ai = succ
@@ -328,6 +367,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the CLI turns it into this): stop here
         verdict, prop, trace, exc, loop, loop_step = INTERRUPTED, None, [], None, None, None
         message, error_at = "The search was interrupted.", None
+    for (_, acov), count in zip(acts, generated_by, strict=True):
+        acov[1] += count
     distinct, generated = len(seen), stats["generated"]
     collision = store_bytes = None
     if parents is None:

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..engine import fingerprints
 from ..engine.explore import _outdegree, _replay, collision_estimate
-from ..engine.fingerprints import Parent, fingerprint, state_fingerprint
+from ..engine.fingerprints import Parent, fingerprint, state_fingerprint, successor_keys
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
 
@@ -132,6 +132,7 @@ class _Worker:
         self.level = 1
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
+        self.generated_by = [0] * len(self.acts)  # the fast loop's part of coverage[i][1]
 
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
@@ -199,9 +200,12 @@ class _Worker:
         event = None
         buf: list = []
         emit = buf.append
+        fast = self.incremental and plain and not action_props
+        generated_by = self.generated_by
         for j, (state, pfp) in enumerate(self.frontier):
             r = int(ranks[j]) << _IDX_BITS
-            key_of = Parent(state, pfp).successor if self.incremental else self.key_of
+            if not fast:
+                key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
             try:
                 expand(state, emit)
@@ -213,6 +217,17 @@ class _Worker:
                          f"{error_message(e)}\nThe error occurred in action {where}.",
                          ("action", where), (level, pfp, None, None))
                 break
+            if fast:  # the default: fingerprints of the whole expansion at once
+                succs, fps, ais = successor_keys(len(state))(state, pfp, buf, generated_by)
+                generated += len(succs)
+                for idx, fp in enumerate(fps):
+                    if fp not in local:
+                        local[fp] = len(cands)
+                        cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
+                if not succs and model.check_deadlock:
+                    event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
+                    break
+                continue
             ai, idx = -1, 0
             for succ in buf:
                 if type(succ) is int:
@@ -312,7 +327,9 @@ class _Worker:
         return [s.state for s in steps]
 
     def stats(self):
-        return self.coverage, self.table.nbytes
+        coverage = [[new, gen + more] for (new, gen), more in zip(self.coverage,
+                                                                 self.generated_by, strict=True)]
+        return coverage, self.table.nbytes
 
 
 # -- the coordinator -------------------------------------------------------------------------

@@ -336,3 +336,26 @@ def test_counts_and_coverage_at_a_violation_are_equal_with_and_without_fingerpri
                                                           exact.states_generated)
     assert fp.coverage == exact.coverage
     assert len(fp.trace) == len(exact.trace) == 3
+
+
+@pytest.mark.parametrize("expr,message", [
+    ('[a |-> 1] \\in {[a |-> "x"], [b |-> 1]}',
+     'Attempted to check equality of string "x" with non-string:\n1'),
+    ('<<1, 2>> \\in {<<"a", 2>>, <<3, 4>>}',
+     'Attempted to check equality of string "a" with non-string:\n1'),
+    ('{1} \\in {{2}, {"a"}}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('[type |-> "P", rm |-> 1] \\in {[type |-> "C"], [type |-> "P", rm |-> 2]}', None),
+    ('<<1, 2>> \\in {<<"a">>, <<3, 4>>}', None),
+    ('{} \\in {{2}, {"a", "b"}}', None),
+])
+def test_membership_in_a_set_of_mixed_shapes_fails_only_where_tlc_compares_kinds(tmp_path, expr,
+                                                                                 message):
+    # TLC compares x with the elements: other domains or lengths are unequal at once, parts
+    # of one shape are compared (figures from TLC 2.18).
+    spec = write_spec(tmp_path, "Mem", f"VARIABLE x\nInit == x = ({expr})\n"
+                      "Next == UNCHANGED x\n")
+    o = check(spec)
+    if message is None:
+        assert (o.verdict, o.distinct_states) == ("ok", 1)
+    else:
+        assert o.verdict == "error" and o.message.startswith(message)

@@ -42,6 +42,8 @@ def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=No
     return _Stop(verdict, prop, trace, message, error_at, e)
 
 
+_RECENT = 1 << 20  # fingerprints per recent level kept in a set (about 70 bytes each)
+
 IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
 
 
@@ -219,6 +221,10 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
         fast = plain and incremental
+        # The fast loop remembers the fingerprints of the states of the level it stores and
+        # of the level before (at most _RECENT each) in Python sets: a successor is most often
+        # one of those, and a set answers at C speed where the table's probe is Python code.
+        recent_level, cur, prev = 0, set(), set()
         if fast:
             from .fingerprints import successor_keys
         succ_key = key_of
@@ -289,7 +295,12 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 succs, skeys, ais = successor_keys(len(state))(state, key, buf, generated_by)
                 stats["generated"] += len(succs)
                 view, size = seen.view, seen.size
+                if nxt != recent_level:  # a new level: the last one's states stay recent
+                    prev = cur if nxt == recent_level + 1 else set()
+                    cur, recent_level = set(), nxt
                 for k, skey in enumerate(skeys):
+                    if skey in cur or skey in prev:  # most duplicates: found at C speed
+                        continue
                     i = skey % size
                     x = view[i]
                     while x and x != skey:
@@ -301,6 +312,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                         continue
                     seen.put(i, skey)
                     view, size = seen.view, seen.size  # the table may have grown
+                    if len(cur) < _RECENT:
+                        cur.add(skey)
                     ai = ais[k]
                     add_link(nxt, skey, key, ai)
                     action, acov = acts[ai]

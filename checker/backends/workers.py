@@ -27,6 +27,7 @@ import os
 import time
 import traceback
 from contextlib import contextmanager
+from operator import itemgetter
 
 import numpy as np
 
@@ -51,6 +52,9 @@ def _key_function(model: Model):
     if base is None:
         return state_fingerprint
     return lambda s: fingerprint(base(s))
+
+
+_first, _second = itemgetter(0), itemgetter(1)
 
 
 def _owner(fp: int, n: int) -> int:
@@ -262,8 +266,9 @@ class _Worker:
                 break
         self.expanded = j + 1 if self.frontier else 0
         self.frontier_size = len(self.frontier)
-        fps = np.fromiter((c[0] for c in cands), dtype=np.uint64, count=len(cands))
-        keys = np.fromiter((c[1] for c in cands), dtype=np.int64, count=len(cands))
+        fps = np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands))
+        keys = np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands))
+        self.cand_keys = keys
         owners = (fps >> np.uint64(32)) % np.uint64(self.n)
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
         return generated, event, [(fps[i], keys[i]) for i in self.claim_index]
@@ -290,25 +295,26 @@ class _Worker:
         cands = self.cands
         nxt = self.level + 1
         frontier = []
-        keys = np.empty(len(won), dtype=np.int64)
-        fresh = np.zeros(self.expanded, dtype=np.int64)
+        keys = self.cand_keys[won]
         event = None
         checks = bool(model.invariants)
-        for k, i in enumerate(won.tolist()):
+        coverage, add_link, keep = self.coverage, self.links.add, frontier.append
+        parents = []  # the frontier index of each won successor's parent
+        for i in won.tolist():
             fp, pos, succ, pfp, ai, j = cands[i]
-            keys[k] = pos
-            fresh[j] += 1
-            self.coverage[ai][0] += 1
-            self.links.add(nxt, fp, pfp, ai)
-            frontier.append((succ, fp))
+            parents.append(j)
+            coverage[ai][0] += 1
+            add_link(nxt, fp, pfp, ai)
+            keep((succ, fp))
             if checks and event is None:
                 bad = _check_invariants(model, succ)
                 if bad is not None:
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
                              (self.level, pfp, ai, fp))
-        self.cands = None
+        self.cands = self.cand_keys = None
         self.frontier = frontier
         self.level = nxt
+        fresh = np.bincount(np.asarray(parents, dtype=np.int64), minlength=self.expanded)
         return keys, event, np.minimum(fresh, 31)
 
     def find(self, level: int, fp: int):

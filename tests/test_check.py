@@ -316,11 +316,16 @@ def test_fingerprints_of_a_whole_expansion_equal_the_whole_state_fingerprints():
     t = (1, frozenset({"a"}), s[2], (3, 2))
     u = (2, s[1], make_fn([("k", 2)]), s[3])
     counts = [0, 0, 0]
-    succs, fps, actions = successor_keys(4)(s, state_fingerprint(s), [0, t, s, 1, 2, u], counts)
-    assert succs == [t, s, u] and actions == [0, 0, 2] and counts == [2, 0, 1]
+    succs, fps, actions, n = successor_keys(4)(s, state_fingerprint(s), [0, t, s, 1, 2, u],
+                                               counts)
+    assert succs == [t, s, u] and actions == [0, 0, 2] and counts == [2, 0, 1] and n == 3
     assert fps == [state_fingerprint(x) for x in succs]
     assert successor_keys(0)((), state_fingerprint(()), [0, ()], [0])[1] == [
         state_fingerprint(())]
+    # Known duplicates are only counted.
+    left = successor_keys(4, True)(s, state_fingerprint(s), [0, t, s, 1, 2, u], counts,
+                                   {state_fingerprint(t)}, {state_fingerprint(u)})
+    assert left == ([s], [state_fingerprint(s)], [0], 3) and counts == [4, 0, 2]
 
 
 def test_counts_and_coverage_at_a_violation_are_equal_with_and_without_fingerprints(tmp_path):

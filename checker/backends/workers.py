@@ -222,8 +222,9 @@ class _Worker:
                          ("action", where), (level, pfp, None, None))
                 break
             if fast:  # the default: fingerprints of the whole expansion at once
-                succs, fps, ais = successor_keys(len(state))(state, pfp, buf, generated_by)
-                generated += len(succs)
+                succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf,
+                                                                     generated_by)
+                generated += count
                 for idx, fp in enumerate(fps):
                     if fp not in local:
                         local[fp] = len(cands)

@@ -292,15 +292,15 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                ("action", where)) from None
             action, acov, ai = None, None, -1
             if fast:  # the default: fingerprints, no constraints; the table probed inline
-                succs, skeys, ais = successor_keys(len(state))(state, key, buf, generated_by)
-                stats["generated"] += len(succs)
-                view, size = seen.view, seen.size
                 if nxt != recent_level:  # a new level: the last one's states stay recent
                     prev = cur if nxt == recent_level + 1 else set()
                     cur, recent_level = set(), nxt
+                # Most duplicates are recent states: left out at C speed, only counted.
+                succs, skeys, ais, count = successor_keys(len(state), True)(
+                    state, key, buf, generated_by, cur, prev)
+                stats["generated"] += count
+                view, size = seen.view, seen.size
                 for k, skey in enumerate(skeys):
-                    if skey in cur or skey in prev:  # most duplicates: found at C speed
-                        continue
                     i = skey % size
                     x = view[i]
                     while x and x != skey:
@@ -326,9 +326,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                         try:
                             check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
                         except _Stop:  # count only what was generated up to succ
-                            for later in ais[k + 1:]:
-                                generated_by[later] -= 1
-                            stats["generated"] -= len(succs) - k - 1
+                            _uncount(buf, succ, generated_by, stats)
                             raise
                     push((succ, skey, nxt))
             for succ in () if fast else buf:  # the other modes
@@ -391,6 +389,17 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     return Result(verdict, prop, distinct, generated, stats["depth"], len(queue),
                   trace, coverage, time.perf_counter() - started, message, error_at,
                   _outdegree(outdeg), exc, loop, loop_step, collision, store_bytes or 0)
+
+
+def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:
+    """Take back the counts of the successors in `buf` after `succ` (the search stops at it)."""
+    at = next(i for i, x in enumerate(buf) if x is succ)
+    for x in buf[at + 1:]:
+        if type(x) is int:
+            action = x
+        else:
+            generated_by[action] -= 1
+            stats["generated"] -= 1
 
 
 def collision_estimate(distinct: int, generated: int) -> float:

@@ -364,3 +364,15 @@ def test_membership_in_a_set_of_mixed_shapes_fails_only_where_tlc_compares_kinds
         assert (o.verdict, o.distinct_states) == ("ok", 1)
     else:
         assert o.verdict == "error" and o.message.startswith(message)
+
+
+def test_a_violation_followed_by_successors_of_the_same_action_counts_as_tlc(tmp_path):
+    # TLC 2.18: 3 states generated, 3 distinct, a trace of 2 states.
+    spec = write_spec(tmp_path, "Fan2", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                      "Next == \\/ x' \\in {x + 3, x + 4, x + 5}\n        \\/ x' = x + 1\n"
+                      "Small == x # 4\n", "INIT Init\nNEXT Next\nINVARIANT Small\n")
+    for exact in (False, True):
+        o = check(spec, exact_states=exact)
+        assert (o.verdict, o.distinct_states, o.states_generated, len(o.trace)) == (
+            "invariant", 3, 3, 2)
+        assert o.coverage["Next"] == [2, 2]

@@ -393,13 +393,15 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
 
 def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:
     """Take back the counts of the successors in `buf` after `succ` (the search stops at it)."""
-    at = next(i for i, x in enumerate(buf) if x is succ)
-    for x in buf[at + 1:]:
+    action, after = -1, False
+    for x in buf:
         if type(x) is int:
             action = x
-        else:
+        elif after:
             generated_by[action] -= 1
             stats["generated"] -= 1
+        elif x is succ:
+            after = True
 
 
 def collision_estimate(distinct: int, generated: int) -> float:

@@ -8,7 +8,9 @@
     python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
 
 Each model runs in its own process (so peak RSS is its own) once per mode: `exact` (whole states,
---exact-states), `fp` (fingerprints, the default), `wN` (--workers N). Peak RSS sums the process
+--exact-states), `fp` (fingerprints, the default), `wN` (--workers N). CPU s is user + system
+time of the process and its workers: on a shared machine it varies less than seconds (wall
+clock), so compare modes by it. Peak RSS sums the process
 and its workers (sampled every 0.2 s); B/state is the visited store's size over the distinct
 states. Public specs are extracted from the mirror into a scratch directory, never into the
 repository.
@@ -105,8 +107,9 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, int, int]:
-    """Run cmd; return (report, seconds, peak RSS in KiB of it and its workers, exit code)."""
+def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, float, int, int]:
+    """Run cmd; return (report, seconds, CPU seconds (user + system, workers included), peak
+    RSS in KiB of it and its workers, exit code)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         started = time.perf_counter()
@@ -127,7 +130,8 @@ def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, int, int]:
         seconds = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
         data = json.loads(report.read_text()) if report.exists() else None
-        return data, seconds, max(peak[0], usage.ru_maxrss), code
+        cpu = usage.ru_utime + usage.ru_stime  # workers included: they were waited for
+        return data, seconds, cpu, max(peak[0], usage.ru_maxrss), code
 
 
 def main() -> int:
@@ -170,10 +174,11 @@ def main() -> int:
     if args.only:
         jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
     print(f"{'model':34} {'mode':5} {'verdict':10} {'distinct':>10} {'generated':>11} "
-          f"{'seconds':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} {'B/state':>8}")
+          f"{'seconds':>8} {'CPU s':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} "
+          f"{'B/state':>8}")
     for name, cwd, cmd in jobs:
         for mode in modes:
-            data, secs, rss, code = measure(cmd + MODES[mode], cwd)
+            data, secs, cpu, rss, code = measure(cmd + MODES[mode], cwd)
             if data is None:
                 print(f"{name:34} {mode:5} failed (exit {code})")
                 continue
@@ -182,7 +187,7 @@ def main() -> int:
             per_state = f"{store / dist:8.1f}" if store and dist else f"{'-':>8}"
             rows.append((name, mode, data, secs, rss))
             print(f"{name:34} {mode:5} {data['verdict']:10} {dist:>10,} {gen:>11,} "
-                  f"{secs:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f} "
+                  f"{secs:>8.1f} {cpu:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f} "
                   f"{per_state}", flush=True)
     return 0
 

@@ -306,3 +306,73 @@ def test_a_successor_fingerprint_equals_the_whole_state_fingerprint():
     u = (s[1], s[0], s[2], s[3])  # values swapped between variables
     assert Parent(s, state_fingerprint(s)).successor(t) == state_fingerprint(t)
     assert state_fingerprint(u) != state_fingerprint(s)
+
+
+def test_fingerprints_of_a_whole_expansion_equal_the_whole_state_fingerprints():
+    from checker.engine.fingerprints import state_fingerprint, successor_keys
+    from checker.semantics.values import make_fn
+
+    s = (1, frozenset({"a", "b"}), make_fn([("k", 1)]), (2, 3))
+    t = (1, frozenset({"a"}), s[2], (3, 2))
+    u = (2, s[1], make_fn([("k", 2)]), s[3])
+    counts = [0, 0, 0]
+    succs, fps, actions, n = successor_keys(4)(s, state_fingerprint(s), [0, t, s, 1, 2, u],
+                                               counts)
+    assert succs == [t, s, u] and actions == [0, 0, 2] and counts == [2, 0, 1] and n == 3
+    assert fps == [state_fingerprint(x) for x in succs]
+    assert successor_keys(0)((), state_fingerprint(()), [0, ()], [0])[1] == [
+        state_fingerprint(())]
+    # Known duplicates are only counted.
+    left = successor_keys(4, True)(s, state_fingerprint(s), [0, t, s, 1, 2, u], counts,
+                                   {state_fingerprint(t)}, {state_fingerprint(u)})
+    assert left == ([s], [state_fingerprint(s)], [0], 3) and counts == [4, 0, 2]
+
+
+def test_counts_and_coverage_at_a_violation_are_equal_with_and_without_fingerprints(tmp_path):
+    # The invariant fails on the first successor of a state with three: the coverage counts
+    # what was generated up to it, in either store.
+    spec = write_spec(tmp_path, "Fan", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                      "A == x' = x + 1\nB == x' = x + 2\nC == x' = x + 3\n"
+                      "Next == C \\/ B \\/ A\nSmall == x < 4\n",
+                      "INIT Init\nNEXT Next\nINVARIANT Small\n")
+    fp, exact = check(spec), check(spec, exact_states=True)
+    assert fp.verdict == exact.verdict == "invariant"
+    assert (fp.distinct_states, fp.states_generated) == (exact.distinct_states,
+                                                          exact.states_generated)
+    assert fp.coverage == exact.coverage
+    assert len(fp.trace) == len(exact.trace) == 3
+
+
+@pytest.mark.parametrize("expr,message", [
+    ('[a |-> 1] \\in {[a |-> "x"], [b |-> 1]}',
+     'Attempted to check equality of string "x" with non-string:\n1'),
+    ('<<1, 2>> \\in {<<"a", 2>>, <<3, 4>>}',
+     'Attempted to check equality of string "a" with non-string:\n1'),
+    ('{1} \\in {{2}, {"a"}}', 'Attempted to check equality of string "a" with non-string:\n1'),
+    ('[type |-> "P", rm |-> 1] \\in {[type |-> "C"], [type |-> "P", rm |-> 2]}', None),
+    ('<<1, 2>> \\in {<<"a">>, <<3, 4>>}', None),
+    ('{} \\in {{2}, {"a", "b"}}', None),
+])
+def test_membership_in_a_set_of_mixed_shapes_fails_only_where_tlc_compares_kinds(tmp_path, expr,
+                                                                                 message):
+    # TLC compares x with the elements: other domains or lengths are unequal at once, parts
+    # of one shape are compared (figures from TLC 2.18).
+    spec = write_spec(tmp_path, "Mem", f"VARIABLE x\nInit == x = ({expr})\n"
+                      "Next == UNCHANGED x\n")
+    o = check(spec)
+    if message is None:
+        assert (o.verdict, o.distinct_states) == ("ok", 1)
+    else:
+        assert o.verdict == "error" and o.message.startswith(message)
+
+
+def test_a_violation_followed_by_successors_of_the_same_action_counts_as_tlc(tmp_path):
+    # TLC 2.18: 3 states generated, 3 distinct, a trace of 2 states.
+    spec = write_spec(tmp_path, "Fan2", "EXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                      "Next == \\/ x' \\in {x + 3, x + 4, x + 5}\n        \\/ x' = x + 1\n"
+                      "Small == x # 4\n", "INIT Init\nNEXT Next\nINVARIANT Small\n")
+    for exact in (False, True):
+        o = check(spec, exact_states=exact)
+        assert (o.verdict, o.distinct_states, o.states_generated, len(o.trace)) == (
+            "invariant", 3, 3, 2)
+        assert o.coverage["Next"] == [2, 2]

@@ -27,12 +27,13 @@ import pickle
 import signal
 import time
 import traceback
+from operator import itemgetter
 
 import numpy as np
 
 from ..engine import fingerprints
 from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
-from ..engine.fingerprints import Parent, fingerprint, state_fingerprint
+from ..engine.fingerprints import Parent, fingerprint, state_fingerprint, successor_keys
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
 from ..verdicts import ERROR
@@ -53,6 +54,9 @@ def _key_function(model: Model):
     if base is None:
         return state_fingerprint
     return lambda s: fingerprint(base(s))
+
+
+_first, _second = itemgetter(0), itemgetter(1)
 
 
 def _owner(fp: int, n: int) -> int:
@@ -138,6 +142,7 @@ class _Worker:
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
         self.stop = None  # an Event set when the level in progress is to be abandoned
+        self.generated_by = [0] * len(self.acts)  # the fast loop's part of coverage[i][1]
 
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
@@ -192,6 +197,7 @@ class _Worker:
     def expand(self):
         """Phase 1: expand this worker's share of the level, in rank order. With checkpoints,
         an interruption abandons the level (see `rollback`)."""
+        self._fold_counts()
         self.coverage_before = [c[:] for c in self.coverage]
         stop = self.stop
         ranks = self.ranks
@@ -208,12 +214,15 @@ class _Worker:
         event = None
         buf: list = []
         emit = buf.append
+        fast = self.incremental and plain and not action_props
+        generated_by = self.generated_by
         for j, (state, pfp) in enumerate(self.frontier):
             if stop is not None and j & 1023 == 1023 and stop.is_set():
                 self.cands = None
                 return generated, _ABANDONED, None
             r = int(ranks[j]) << _IDX_BITS
-            key_of = Parent(state, pfp).successor if self.incremental else self.key_of
+            if not fast:
+                key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
             try:
                 expand(state, emit)
@@ -225,6 +234,18 @@ class _Worker:
                          f"{error_message(e)}\nThe error occurred in action {where}.",
                          ("action", where), (level, pfp, None, None))
                 break
+            if fast:  # the default: fingerprints of the whole expansion at once
+                succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf,
+                                                                     generated_by)
+                generated += count
+                for idx, fp in enumerate(fps):
+                    if fp not in local:
+                        local[fp] = len(cands)
+                        cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
+                if not succs and model.check_deadlock:
+                    event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
+                    break
+                continue
             ai, idx = -1, 0
             for succ in buf:
                 if type(succ) is int:
@@ -259,8 +280,9 @@ class _Worker:
                 break
         self.expanded = j + 1 if self.frontier else 0
         self.frontier_size = len(self.frontier)
-        fps = np.fromiter((c[0] for c in cands), dtype=np.uint64, count=len(cands))
-        keys = np.fromiter((c[1] for c in cands), dtype=np.int64, count=len(cands))
+        fps = np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands))
+        keys = np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands))
+        self.cand_keys = keys
         owners = (fps >> np.uint64(32)) % np.uint64(self.n)
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
         return generated, event, [(fps[i], keys[i]) for i in self.claim_index]
@@ -287,36 +309,45 @@ class _Worker:
         cands = self.cands
         nxt = self.level + 1
         frontier = []
-        keys = np.empty(len(won), dtype=np.int64)
-        fresh = np.zeros(self.expanded, dtype=np.int64)
+        keys = self.cand_keys[won]
         event = None
         checks = bool(model.invariants)
-        for k, i in enumerate(won.tolist()):
+        coverage, add_link, keep = self.coverage, self.links.add, frontier.append
+        parents = []  # the frontier index of each won successor's parent
+        for i in won.tolist():
             fp, pos, succ, pfp, ai, j = cands[i]
-            keys[k] = pos
-            fresh[j] += 1
-            self.coverage[ai][0] += 1
-            self.links.add(nxt, fp, pfp, ai)
-            frontier.append((succ, fp))
+            parents.append(j)
+            coverage[ai][0] += 1
+            add_link(nxt, fp, pfp, ai)
+            keep((succ, fp))
             if checks and event is None:
                 bad = _check_invariants(model, succ)
                 if bad is not None:
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
                              (self.level, pfp, ai, fp))
-        self.cands = None
+        self.cands = self.cand_keys = None
         self.frontier = frontier
         self.level = nxt
+        fresh = np.bincount(np.asarray(parents, dtype=np.int64), minlength=self.expanded)
         return keys, event, np.minimum(fresh, 31)
 
     def rollback(self) -> None:
         """Forget an abandoned level's expansion: the worker is as at the level's start."""
         self.coverage = self.coverage_before
+        self.generated_by = [0] * len(self.acts)
         self.cands = None
+
+    def _fold_counts(self) -> None:
+        """Move the fast loop's successors per action into the coverage (snapshots hold it)."""
+        for c, more in zip(self.coverage, self.generated_by, strict=True):
+            c[1] += more
+        self.generated_by = [0] * len(self.acts)
 
     def save(self, directory: str):
         """Write this worker's part of a snapshot (taken between two levels)."""
         from ..engine import checkpoint
 
+        self._fold_counts()
         return checkpoint.save_part(directory, self.me, self.table, self.links,
                                     self.frontier, self.ranks, self.coverage)
 
@@ -345,7 +376,9 @@ class _Worker:
         return [s.state for s in steps]
 
     def stats(self):
-        return self.coverage, self.table.nbytes
+        coverage = [[new, gen + more] for (new, gen), more in zip(self.coverage,
+                                                                 self.generated_by, strict=True)]
+        return coverage, self.table.nbytes
 
 
 # -- the coordinator -------------------------------------------------------------------------

@@ -42,6 +42,8 @@ def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=No
     return _Stop(verdict, prop, trace, message, error_at, e)
 
 
+_RECENT = 1 << 20  # fingerprints per recent level kept in a set (about 70 bytes each)
+
 IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
 # TLC's words when a state holds a value it cannot fingerprint (e.g. Nat).
 STORE_FAILED = "TLC has found a state in which the value of a variable cannot be stored."
@@ -140,6 +142,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     # a drawn graph): spilling their queue would only copy them.
     keeps_states = not fingerprints or model.liveness or on_edge is not None
     queue = Frontier(None if keeps_states else frontier_states)
+    acts: list = []
+    generated_by: list = []
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
     expanded = 0
@@ -238,11 +242,19 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         keyed = model.fingerprint is not None or fingerprints
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
+        fast = plain and incremental
+        # The fast loop remembers the fingerprints of the states of the level it stores and
+        # of the level before (at most _RECENT each) in Python sets: a successor is most often
+        # one of those, and a set answers at C speed where the table's probe is Python code.
+        recent_level, cur, prev = 0, set(), set()
+        if fast:
+            from .fingerprints import successor_keys
         succ_key = key_of
         head, tail = queue.head, queue.tail
         popleft, push = head.popleft, tail.append
         spill_at = queue.limit if queue.limit is not None else float("inf")
         acts = [(a, coverage.setdefault(a.name, [0, 0])) for a in model.actions]
+        generated_by = [0] * len(acts)  # the fast loop's successors per action
         buf: list = []
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
@@ -283,6 +295,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             return new
         while head or queue.refill():
             if halt[0]:  # between two states: everything is consistent
+                for i, (_, acov) in enumerate(acts):  # the fast loop's counts, for the snapshot
+                    acov[1] += generated_by[i]
+                    generated_by[i] = 0
                 expanded = saver.pause(expanded)
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
@@ -292,7 +307,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             before = stats["generated"]
             fresh = 0
             nxt = level + 1
-            if incremental:
+            if incremental and not fast:
                 succ_key = Parent(state, key).successor
             buf.clear()
             try:
@@ -304,7 +319,45 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 raise _failure(e, trace_to(key, level), f"The error occurred in action {where}.",
                                ("action", where)) from None
             action, acov, ai = None, None, -1
-            for succ in buf:
+            if fast:  # the default: fingerprints, no constraints; the table probed inline
+                if nxt != recent_level:  # a new level: the last one's states stay recent
+                    prev = cur if nxt == recent_level + 1 else set()
+                    cur, recent_level = set(), nxt
+                # Most duplicates are recent states: left out at C speed, only counted.
+                succs, skeys, ais, count = successor_keys(len(state), True)(
+                    state, key, buf, generated_by, cur, prev)
+                stats["generated"] += count
+                view, size = seen.view, seen.size
+                for k, skey in enumerate(skeys):
+                    i = skey % size
+                    x = view[i]
+                    while x and x != skey:
+                        i += 1
+                        if i == size:
+                            i = 0
+                        x = view[i]
+                    if x:  # seen before
+                        continue
+                    seen.put(i, skey)
+                    view, size = seen.view, seen.size  # the table may have grown
+                    if len(cur) < _RECENT:
+                        cur.add(skey)
+                    ai = ais[k]
+                    add_link(nxt, skey, key, ai)
+                    action, acov = acts[ai]
+                    acov[0] += 1
+                    fresh += 1
+                    if nxt > stats["depth"]:
+                        stats["depth"] = nxt
+                    succ = succs[k]
+                    if invariants:
+                        try:
+                            check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
+                        except _Stop:  # count only what was generated up to succ
+                            _uncount(buf, succ, generated_by, stats)
+                            raise
+                    push((succ, skey, nxt))
+            for succ in () if fast else buf:  # the other modes
                 if type(succ) is int:
                     action, acov = acts[succ]
                     ai = succ
@@ -364,6 +417,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         if saver is not None:
             saver.close()
         queue.close()
+    for (_, acov), count in zip(acts, generated_by, strict=True):
+        acov[1] += count
     distinct, generated = len(seen), stats["generated"]
     collision = store_bytes = None
     if parents is None:
@@ -458,6 +513,19 @@ class _Saver:
 
         for sig, handler in self.old.items():
             signal.signal(sig, handler)
+
+
+def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:
+    """Take back the counts of the successors in `buf` after `succ` (the search stops at it)."""
+    action, after = -1, False
+    for x in buf:
+        if type(x) is int:
+            action = x
+        elif after:
+            generated_by[action] -= 1
+            stats["generated"] -= 1
+        elif x is succ:
+            after = True
 
 
 def collision_estimate(distinct: int, generated: int) -> float:

@@ -103,6 +103,68 @@ class Parent:
         return h or 1
 
 
+def successor_keys(n: int, skip: bool = False):
+    """keys(state, fp, buf, counts) -> (successors, their fingerprints, their action indices,
+    how many successors) for states of n variables, from the buffer of an expansion (an int
+    announces the action whose successors follow); counts[i] += successors of action i. With
+    `skip`, keys(state, fp, buf, counts, a, b) leaves out the successors whose fingerprint is
+    in set a or set b (known duplicates), and only counts them.
+    Code made for n: a loop over the variables costs more than the rest of the work, unrolled
+    it is a tuple unpack."""
+    f = _keyers.get((n, skip))
+    if f is None:
+        f = _keyers[n, skip] = _make_keyer(n, skip)
+    return f
+
+
+_keyers: dict = {}
+
+
+def _make_keyer(n: int, skip: bool):
+    ps = "".join(f"p{i}, " for i in range(n))
+    vs = "".join(f"v{i}, " for i in range(n))
+    ds = "".join(f"d{i}, " for i in range(n))
+    lines = [
+        f"def keys(state, fp, buf, counts{', a_, b_' if skip else ''}):",
+        "    h0 = fp if fp != 1 else _raw(state)",
+        "    while len(_positions) < n:",
+        "        _positions.append({})",
+    ]
+    if n:
+        lines += [f"    {ps}= state", f"    {ds}= _positions[:n]",
+                  "    " + " = ".join(f"m{i}" for i in range(n)) + " = None"]
+    lines += [
+        "    succs, fps, ais = [], [], []",
+        "    a = -1",
+        "    total = 0",
+        "    for succ in buf:",
+        "        if type(succ) is int:",
+        "            a = succ",
+        "            continue",
+        "        counts[a] += 1",
+        "        total += 1",
+    ]
+    if n:
+        lines.append(f"        {vs}= succ")
+    lines.append("        h = h0")
+    for i in range(n):
+        lines += [
+            f"        if v{i} is not p{i}:",
+            f"            if m{i} is None:",
+            f"                m{i} = _mixed({i}, p{i})",
+            f"            x = d{i}.get(v{i})",
+            f"            h ^= m{i} ^ (_mixed({i}, v{i}) if x is None else x)",
+        ]
+    lines.append("        h = h or 1")
+    if skip:
+        lines += ["        if h in a_ or h in b_:", "            continue"]
+    lines += ["        succs.append(succ)", "        ais.append(a)", "        fps.append(h)",
+              "    return succs, fps, ais, total"]
+    env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "n": n}
+    exec("\n".join(lines) + "\n", env)  # noqa: S102 - code built here from n alone
+    return env["keys"]
+
+
 def _raw(state: tuple) -> int:
     h = 0
     for i, v in enumerate(state):

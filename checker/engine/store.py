@@ -64,6 +64,14 @@ class FingerprintTable:
             if i == size:
                 i = 0
 
+    def put(self, i: int, fp: int) -> None:
+        """Store fp in the empty slot i, which a probe for fp ended at (a caller that probes
+        inline, as the search loop does); the table may grow, with a new `view` and `size`."""
+        self.view[i] = fp
+        self.count += 1
+        if self.count > self.limit:
+            self._grow()
+
     def __contains__(self, fp: int) -> bool:
         view = self.view
         size = self.size

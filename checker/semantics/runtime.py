@@ -502,10 +502,43 @@ def _check_kinds(x, s: frozenset) -> None:
     """TLC's error if x cannot be compared with some element of s (TLC compares x with the
     elements in order)."""
     shapes = _shape(s)[1]
-    if len(shapes) == 1 and _shape(x) in shapes:
+    shape = _shape(x)
+    if len(shapes) == 1 and shape in shapes:
+        return
+    ok = _SAFE.get((shape, shapes))
+    if ok is None:
+        if len(_SAFE) > 20_000:
+            _SAFE.clear()
+        ok = _SAFE[shape, shapes] = all(_comparable(shape, e) for e in shapes)
+    if ok:
         return
     for e in ordered(s):
         eq(e, x)  # raises on the first element that cannot be compared with x
+
+
+_SAFE: dict = {}  # (shape of x, shapes of a set's elements) -> x compares with them all
+
+
+def _comparable(a, b) -> bool:
+    """Whether eq() of two values of shapes a and b is sure not to raise: it looks inside only
+    where the shapes agree (sequences of one length, functions of one domain, sets). False
+    when unsure: the caller then walks the values as TLC does."""
+    if a == b or a == "model value" or b == "model value":
+        return True
+    if type(a) is not tuple or type(b) is not tuple:
+        return False  # scalars of different kinds, or a lazy set or function: walk them
+    ka, kb = a[0], b[0]
+    if ka == "set" or kb == "set":
+        return ka == kb and all(_comparable(x, y) for x in a[1] for y in b[1])
+    if ka != kb:  # a sequence and a function: unequal, without a look inside
+        return True
+    if ka == "fn":
+        if a[1] != b[1]:  # other domains: unequal at once
+            return True
+        return all(_comparable(x, y) for x, y in zip(a[2:], b[2:]))  # noqa: B905
+    if len(a) != len(b):  # sequences of other lengths
+        return True
+    return all(_comparable(x, y) for x, y in zip(a[1:], b[1:]))  # noqa: B905
 
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",

@@ -31,7 +31,7 @@ from ..interface import (  # noqa: F401  (the formula helpers, re-exported)
     disj,
     eventually,
 )
-from ..semantics.values import UNKNOWN, EvalError, UnknownUsed
+from ..semantics.values import UNKNOWN, UnknownUsed
 
 
 @dataclass
@@ -155,13 +155,6 @@ class Tableau:
 
 
 # -- the search ----------------------------------------------------------------------------
-UNDECIDED_ENABLED = (
-    "kipcheck cannot decide ENABLED of an action whose primed values are expressions (an "
-    "action seen through a refinement mapping) in some state: no reachable state is a "
-    "successor by it, and kipcheck cannot build one; it cannot conclude that the property "
-    "holds")
-
-
 class _Search:
     """Product of the behaviour graph and one tableau, with memoised atom evaluation."""
 
@@ -178,7 +171,6 @@ class _Search:
         self.enabled_memo = [bytearray(n) for _ in fairness]
         self.taken_memo = [bytearray(m) for _ in fairness]
         self.holds_memo = [bytearray(n) for _ in self.tab.nodes]
-        self.undecided = False  # some ENABLED could not be decided (see _enabled_by_candidates)
 
     # Memoised evaluation: 0 = not yet, 1 = false, 2 = true.
     def state_atom(self, a: int, i: int) -> bool:
@@ -230,10 +222,7 @@ class _Search:
         expressions, as in an action seen through a refinement mapping): is there a state t
         with step(s, t)? Tried on the state's own steps, then against a successor whose
         every value is unknown (false before any primed value is used: a guard fails, so
-        disabled), then on every reachable state. If none of these decides, the successor that
-        would enable it is no reachable state and kipcheck cannot build it: the search goes on
-        with "disabled", and `search` refuses to conclude that the property holds (that guess
-        could pass a weak-fairness property TLC fails)."""
+        disabled), then on every reachable state."""
         g = self.g
         s = g.states[i]
         if any(step(s, g.successor(e)) is True for e in g.edges(i)):
@@ -243,10 +232,7 @@ class _Search:
                 return False
         except Exception:  # noqa: BLE001 - the action used an unknown primed value
             pass
-        if any(step(s, t) is True for t in g.states):
-            return True
-        self.undecided = True
-        return False
+        return any(step(s, t) is True for t in g.states)
 
     def holds_in(self, q: int, i: int) -> bool:
         """Do node q's state literals hold in state i? (memoised per node and state)"""
@@ -386,8 +372,6 @@ class _Search:
                     owner[p] = len(found)
                 found.append(fair)
         if not found:
-            if self.undecided:
-                raise EvalError(UNDECIDED_ENABLED)
             return None
         nearest = self._path(roots, lambda p: p in owner)[-1][0]
         return self._lasso(roots, *found[owner[nearest]])

@@ -710,15 +710,12 @@ class _Pauses:
     it was at the level's start."""
 
     def __init__(self, plan, stop):
-        import threading
+        from ..engine.checkpoint import catch_stop_signals
 
         self.plan, self.stop = plan, stop
         self.interrupted = False
         self.last = time.monotonic()
-        self.old = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.old[sig] = signal.signal(sig, self._signal)
+        self.old = catch_stop_signals(self._signal)
 
     def _signal(self, signum, frame):
         if self.interrupted:
@@ -730,8 +727,9 @@ class _Pauses:
         return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
 
     def close(self) -> None:
-        for sig, handler in self.old.items():
-            signal.signal(sig, handler)
+        from ..engine.checkpoint import restore_signals
+
+        restore_signals(self.old)
 
 
 def _histogram_outdegree(hist) -> tuple:

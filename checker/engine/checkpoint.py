@@ -22,6 +22,8 @@ import os
 import pickle
 import re
 import shutil
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -270,3 +272,19 @@ def histogram(samples) -> list[int]:
 
 def samples(hist) -> list[int]:
     return [i for i, c in enumerate(hist) for _ in range(c)]
+
+
+def catch_stop_signals(handler) -> dict:
+    """Send SIGINT and SIGTERM to `handler`, so that a search with checkpoints stops where its
+    state is consistent (only the main thread may install handlers); the old handlers, for
+    `restore_signals`."""
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, handler)
+    return old
+
+
+def restore_signals(old: dict) -> None:
+    for sig, handler in old.items():
+        signal.signal(sig, handler)

@@ -451,18 +451,14 @@ class _Saver:
     store, the links, the queue and the counters agree; a second Ctrl-C stops at once)."""
 
     def __init__(self, plan, seen, links, queue, stats, coverage, outdeg, halt, interrupted):
-        import signal
-        import threading
+        from .checkpoint import catch_stop_signals
 
         self.plan, self.seen, self.links, self.queue = plan, seen, links, queue
         self.stats, self.coverage, self.outdeg = stats, coverage, outdeg
         self.halt, self.interrupted = halt, interrupted
         self.every = plan.minutes * 60.0
         self.last = time.monotonic()
-        self.old = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.old[sig] = signal.signal(sig, self._signal)
+        self.old = catch_stop_signals(self._signal)
 
     def _signal(self, signum, frame):
         if self.interrupted[0]:
@@ -509,10 +505,9 @@ class _Saver:
         return expanded
 
     def close(self) -> None:
-        import signal
+        from .checkpoint import restore_signals
 
-        for sig, handler in self.old.items():
-            signal.signal(sig, handler)
+        restore_signals(self.old)
 
 
 def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:

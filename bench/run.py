@@ -187,8 +187,8 @@ def main() -> int:
             per_state = f"{store / dist:8.1f}" if store and dist else f"{'-':>8}"
             rows.append((name, mode, data, secs, rss))
             print(f"{name:34} {mode:5} {data['verdict']:10} {dist:>10,} {gen:>11,} "
-                  f"{secs:>8.1f} {cpu:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} {rss / 1024:>9,.0f} "
-                  f"{per_state}", flush=True)
+                  f"{secs:>8.1f} {cpu:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} "
+                  f"{rss / 1024:>9,.0f} {per_state}", flush=True)
     return 0
 
 

@@ -229,27 +229,11 @@ class _Deriver:
         self.edit(d, name, kind, e.span.file, start, start, end, new, change)
 
     def extent(self, e) -> tuple[int, int]:
-        """Where `e` is in its file's text: its span, widened over the parentheses the span
-        leaves out (`a - (b - c)` ends before the last `)`)."""
-        _, prepared, starts = self.source(e.span.file)
-        start = _offset(starts, e.span.line, e.span.col)
-        end = _offset(starts, e.span.end_line, e.span.end_col)
-        depth = prepared.count("(", start, end) - prepared.count(")", start, end)
-        while depth > 0:
-            j = end
-            while j < len(prepared) and prepared[j].isspace():
-                j += 1
-            if j >= len(prepared) or prepared[j] != ")":
-                break
-            end, depth = j + 1, depth - 1
-        while depth < 0:
-            j = start - 1
-            while j >= 0 and prepared[j].isspace():
-                j -= 1
-            if j < 0 or prepared[j] != "(":
-                break
-            start, depth = j, depth + 1
-        return start, end
+        """Where `e` is in its file's text (its span; parentheses around an operand are in the
+        span of the expression that holds it)."""
+        _, _, starts = self.source(e.span.file)
+        return (_offset(starts, e.span.line, e.span.col),
+                _offset(starts, e.span.end_line, e.span.end_col))
 
     def edit(self, d, name, kind, file: str, at: int, start: int, end: int, new: str,
              change: str) -> None:

@@ -31,9 +31,8 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..engine import fingerprints
 from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
-from ..engine.fingerprints import Parent, fingerprint, state_fingerprint, successor_keys
+from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
 from ..verdicts import ERROR
@@ -48,14 +47,6 @@ def run(model: Model, search) -> Result:
 
 
 # -- helpers shared by both sides ------------------------------------------------------------
-def _key_function(model: Model):
-    fingerprints.clear()  # remembered by value: a value == one of another model's (1 == TRUE)
-    base = model.fingerprint
-    if base is None:
-        return state_fingerprint
-    return lambda s: fingerprint(base(s))
-
-
 _first, _second = itemgetter(0), itemgetter(1)
 
 
@@ -133,7 +124,7 @@ def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
 class _Worker:
     def __init__(self, model: Model, me: int, n: int):
         self.model, self.me, self.n = model, me, n
-        self.key_of = _key_function(model)
+        self.key_of = key_function(model.fingerprint)
         self.incremental = model.fingerprint is None
         self.table = FingerprintTable()
         self.links = ParentLinks()

@@ -61,6 +61,21 @@ class _Stop(Exception):
         self.loop, self.loop_step = loop, loop_step
 
 
+def check_invariants(invariants, state, trace_fn) -> None:
+    """Raise the stop for the first invariant that fails on `state` (an evaluation error, a
+    non-Boolean value, or FALSE); trace_fn() gives the behaviour to it."""
+    for name, pred in invariants:
+        try:
+            ok = pred(state)
+        except FAILURES as e:
+            raise _failure(e, trace_fn(), None, ("invariant", name), name) from None
+        if ok is not True:
+            if ok is not False:
+                raise _Stop(ERROR, name, trace_fn(),
+                            f"The invariant {name} is not a boolean", ("invariant", name))
+            raise _Stop(INVARIANT, name, trace_fn())
+
+
 def explore(model: Model, max_depth: int | None = None, progress: Callable | None = None,
             fingerprints: bool = True, on_edge: Callable | None = None,
             checkpoint=None, frontier_states: int | None = None) -> Result:
@@ -102,17 +117,10 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     started = time.perf_counter()
     base_key = model.fingerprint
     if fingerprints:
-        from . import fingerprints as fps
-        from .fingerprints import Parent, fingerprint, state_fingerprint
+        from .fingerprints import Parent, key_function
         from .store import FingerprintTable, ParentLinks
 
-        fps.clear()  # remembered by value: a value == one of another model's (1 == TRUE)
-
-        if base_key is None:
-            key_of = state_fingerprint
-        else:
-            def key_of(s):
-                return fingerprint(base_key(s))
+        key_of = key_function(base_key)
         seen = FingerprintTable()
         links = ParentLinks()
         add_seen, add_link = seen.add, links.add
@@ -163,7 +171,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         saver = _Saver(plan, seen, links, queue, stats, coverage, outdeg, halt, interrupted)
     recorder = None
     if model.liveness:
-        recorder = _GraphRecorder(model.actions)
+        recorder = _GraphRecorder(model.actions, views=base_key is not None)
         on_edge = recorder if on_edge is None else _both(on_edge, recorder)
 
     def trace_to(key, level, last: Step | None = None) -> list[Step]:
@@ -182,18 +190,6 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         if last is not None:
             steps.append(last)
         return steps
-
-    def check_invariants(state, trace_fn):
-        for name, pred in invariants:
-            try:
-                ok = pred(state)
-            except FAILURES as e:
-                raise _failure(e, trace_fn(), None, ("invariant", name), name) from None
-            if ok is not True:
-                if ok is not False:
-                    raise _Stop(ERROR, name, trace_fn(),
-                                f"The invariant {name} is not a boolean", ("invariant", name))
-                raise _Stop(INVARIANT, name, trace_fn())
 
     try:
         # Initial states.
@@ -220,7 +216,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             if in_model and on_edge is not None:
                 on_edge(None, None, key, state)
             if new or not in_model:
-                check_invariants(state, lambda s=state: [Step(None, s)])
+                check_invariants(invariants, state, lambda s=state: [Step(None, s)])
             if new:
                 for name, pred in model.init_properties:
                     try:
@@ -281,7 +277,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     if level + 1 > stats["depth"]:
                         stats["depth"] = level + 1
             if new or not in_model:
-                check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
+                check_invariants(invariants, succ, _TraceTo(trace_to, key, level, action, succ))
             for name, pred in action_props:
                 try:
                     holds = pred(state, succ)
@@ -295,9 +291,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             return new
         while head or queue.refill():
             if halt[0]:  # between two states: everything is consistent
-                for i, (_, acov) in enumerate(acts):  # the fast loop's counts, for the snapshot
-                    acov[1] += generated_by[i]
-                    generated_by[i] = 0
+                _fold_counts(acts, generated_by)  # the snapshot holds them
                 expanded = saver.pause(expanded)
             state, key, level = popleft()
             if max_depth is not None and level >= max_depth:
@@ -352,7 +346,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     succ = succs[k]
                     if invariants:
                         try:
-                            check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
+                            check_invariants(invariants, succ,
+                                             _TraceTo(trace_to, key, level, action, succ))
                         except _Stop:  # count only what was generated up to succ
                             _uncount(buf, succ, generated_by, stats)
                             raise
@@ -383,7 +378,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 if nxt > stats["depth"]:
                     stats["depth"] = nxt
                 if invariants:
-                    check_invariants(succ, _TraceTo(trace_to, key, level, action, succ))
+                    check_invariants(invariants, succ, _TraceTo(trace_to, key, level, action, succ))
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1
@@ -417,8 +412,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         if saver is not None:
             saver.close()
         queue.close()
-    for (_, acov), count in zip(acts, generated_by, strict=True):
-        acov[1] += count
+    _fold_counts(acts, generated_by)
     distinct, generated = len(seen), stats["generated"]
     collision = store_bytes = None
     if parents is None:
@@ -510,6 +504,13 @@ class _Saver:
         restore_signals(self.old)
 
 
+def _fold_counts(acts: list, generated_by: list) -> None:
+    """Add the fast loop's successors per action to the coverage, and start them afresh."""
+    for i, (_, acov) in enumerate(acts):
+        acov[1] += generated_by[i]
+        generated_by[i] = 0
+
+
 def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:
     """Take back the counts of the successors in `buf` after `succ` (the search stops at it)."""
     action, after = -1, False
@@ -538,9 +539,10 @@ class _GraphRecorder:
     in breadth-first order: a source's edges together, sources in the order they were
     stored, so node ids are storage order and the edges fill CSR arrays directly."""
 
-    def __init__(self, actions):
+    def __init__(self, actions, views: bool):
         from .liveness import Graph
 
+        self.views = views  # SYMMETRY or VIEW: a successor may differ from its stored state
         self.graph = Graph()
         self.ids: dict = {}
         self.action_index = {id(a): i for i, a in enumerate(actions)}
@@ -563,9 +565,10 @@ class _GraphRecorder:
         g.targets.append(dst)
         g.actions.append(self.action_index[id(action)])
         offsets[src + 1] = len(g.targets)
-        stored = g.states[dst]
-        if dst_state is not stored and dst_state != stored:  # another state of its class
-            g.succs[len(g.targets) - 1] = dst_state
+        if self.views:
+            stored = g.states[dst]
+            if dst_state is not stored and dst_state != stored:  # another state of its class
+                g.succs[len(g.targets) - 1] = dst_state
 
     def finish(self):
         g = self.graph

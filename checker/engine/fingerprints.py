@@ -231,6 +231,15 @@ def _fp(v) -> int:
     return f
 
 
+def key_function(view=None):
+    """The visited key of a search's states, starting from empty tables (see `clear`): the
+    state's fingerprint, or, with SYMMETRY or VIEW (`view`), that of the state's view."""
+    clear()
+    if view is None:
+        return state_fingerprint
+    return lambda s: fingerprint(view(s))
+
+
 def clear() -> None:
     """Forget remembered fingerprints (they hold their values alive)."""
     _cache.clear()

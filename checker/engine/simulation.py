@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..interface import Model, Step, step_of
-from ..verdicts import DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
-from .explore import FAILURES, IN_CONSTRAINT, _failure, _in_property, _Stop
+from ..verdicts import DEADLOCK, INTERRUPTED, INVARIANT, OK, PROPERTY
+from .explore import FAILURES, IN_CONSTRAINT, _failure, _in_property, _Stop, check_invariants
 
 CHECKED_STATES = 200_000  # states remembered as checked against the invariants
 DEFAULT_DEPTH = 100  # TLC's -depth: steps per behaviour (a behaviour has up to depth + 1 states)
@@ -253,16 +253,10 @@ class Walker:
 
 
 def _check_state(model: Model, state, trace_fn) -> _Stop | None:
-    for name, pred in model.invariants:
-        try:
-            ok = pred(state)
-        except FAILURES as e:
-            return _failure(e, trace_fn(), None, ("invariant", name), name)
-        if ok is not True:
-            if ok is not False:
-                return _Stop(ERROR, name, trace_fn(), f"The invariant {name} is not a boolean",
-                             ("invariant", name))
-            return _Stop(INVARIANT, name, trace_fn())
+    try:
+        check_invariants(model.invariants, state, trace_fn)
+    except _Stop as stop:
+        return stop
     return None
 
 

@@ -145,6 +145,9 @@ def _first(it):
     if isinstance(it, Token):
         return (it.line, it.column, it.end_line, it.end_column) if it.line else None
     if isinstance(it, ast.Node):
+        wrapped = _BUILD.parenthesised.get(id(it))
+        if wrapped is not None:
+            return wrapped[1]
         s = it.span
         return (s.line, s.col, s.end_line, s.end_col)
     if isinstance(it, (list, tuple)):
@@ -161,6 +164,9 @@ def _last(it):
     if isinstance(it, Token):
         return (it.line, it.column, it.end_line, it.end_column) if it.line else None
     if isinstance(it, ast.Node):
+        wrapped = _BUILD.parenthesised.get(id(it))
+        if wrapped is not None:
+            return wrapped[2]
         s = it.span
         return (s.line, s.col, s.end_line, s.end_col)
     if isinstance(it, (list, tuple)):
@@ -526,7 +532,9 @@ class _Build(Transformer):
         return ast.At(span=_span(c))
 
     def paren(self, c):
-        self.parenthesised[id(c[1])] = c[1]
+        # The node stands for the parenthesised text: a span built around it covers the
+        # parentheses too (`a - (b - c)` ends after the last `)`).
+        self.parenthesised[id(c[1])] = (c[1], _first(c[0]), _last(c[2]))
         return c[1]
 
     def junction(self, c):

@@ -470,12 +470,14 @@ def test_a_failed_assert_has_tlcs_verdict_for_where_it_failed(tmp_path, where, v
 
 # -- a state that cannot be stored -----------------------------------------------------------
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, workers):
+@pytest.mark.parametrize("options", [["--workers", "1"], ["--workers", "2"], ["--exact-states"],
+                                     ["--exact-states", "--max-depth", "3"]])
+def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, options):
     """TLC: "TLC has found a state in which the value of a variable contains Nat". Storing such
-    a state used to escape as a Python traceback (exit 1)."""
-    spec = write_spec(tmp_path, "VARIABLE s\nInit == s = Nat\nNext == s' = s")
-    rc, out = cli("check", str(spec), "--workers", workers)
+    a state used to escape as a Python traceback (exit 1); with whole states as keys
+    (--exact-states) it was stored silently and the run passed."""
+    spec = write_spec(tmp_path, "VARIABLE s\nInit == s = {}\nNext == s' = IF s = {} THEN {0} ELSE Nat")
+    rc, out = cli("check", str(spec), *options)
     assert rc == 75, out
     assert "Traceback" not in out
     assert ("TLC has found a state in which the value of a variable cannot be stored.\n"

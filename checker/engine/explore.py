@@ -128,6 +128,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     else:
         key_of = base_key or (lambda s: s)
         parents: dict = {}  # key -> (parent key, action, state)
+        # TLC stores every state by its fingerprint, so a state it cannot fingerprint (a
+        # variable holding Nat) stops it; whole-state keys must stop on it too.
+        from .fingerprints import fingerprint as storable
         seen = parents
     action_ids = {id(a): i for i, a in enumerate(model.actions)}
 
@@ -142,6 +145,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     def remember_state(key, parent, action, state, level) -> bool:
         if key in parents:
             return False
+        storable(key)
         parents[key] = (parent, action, state)
         return True
 
@@ -372,6 +376,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     skey = key_of(succ) if keyed else succ
                     if skey in parents:
                         continue
+                    storable(skey)
                     parents[skey] = (key, action, succ)
                 acov[0] += 1
                 fresh += 1

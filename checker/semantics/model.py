@@ -218,15 +218,21 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     next_name = cfg.next.name if cfg.next is not None else "Next"
     actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
 
-    def pred(name: str, boolean: bool = True):
+    def pred(name: str, what: str, span):
+        """An INVARIANT's or CONSTRAINT's predicate; one with primes is refused before the
+        search, as TLC does (it would otherwise fail on the first state, saying less)."""
         e, denv = body_of(name)
-        return compiler.compile_predicate(e, denv, f"inv_{name}", boolean)
+        _, flags = compiler.expr(e, denv)
+        if flags & comp.NEXT:
+            raise ConfigError(f"The {what} {name} is not a state predicate (one with no primes "
+                              "or temporal operators).", span)
+        return compiler.compile_predicate(e, denv, f"inv_{name}", True)
 
-    invariants = [(n.name, pred(n.name)) for n in cfg.invariants]
+    invariants = [(n.name, pred(n.name, "invariant", n.span)) for n in cfg.invariants]
     for n, (_, inv) in zip(cfg.invariants, invariants, strict=True):
         if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
             raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
-    constraints = [pred(n.name) for n in cfg.constraints]
+    constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
     action_constraints = []
     for n in cfg.action_constraints:
         e, denv = body_of(n.name)
@@ -269,7 +275,9 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     # VIEW / SYMMETRY: the key the seen set uses for a state.
     fingerprint = None
-    view_fn = pred(cfg.view.name, False) if cfg.view is not None else None
+    view_fn = None
+    if cfg.view is not None:
+        view_fn = compiler.compile_predicate(*body_of(cfg.view.name), f"inv_{cfg.view.name}")
     perms = None
     if cfg.symmetry is not None:
         sym_body, sym_env = body_of(cfg.symmetry.name)

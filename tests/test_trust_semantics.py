@@ -535,3 +535,18 @@ def test_enabled_in_an_invariant_is_a_state_predicate(tmp_path):
                       cfg="INIT Init\nNEXT Next\nINVARIANT Live\nCHECK_DEADLOCK FALSE\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 3)
+
+
+def test_a_cfg_value_for_no_constant_or_definition_is_reported(tmp_path):
+    """TLC ignores `MaxMove = 2` when the module says MaxMoves (a misspelt override of a
+    definition keeps the definition, silently); kipcheck keeps TLC's verdict and warns. `r1 = r1`
+    (a model value named for use in other values) is the usual idiom and is not reported."""
+    spec = write_spec(tmp_path, "VARIABLE x\nMaxMoves == 1\nInit == x = 0\n"
+                                "Next == x < MaxMoves /\\ x' = x + 1",
+                      cfg="CONSTANTS\n  MaxMove = 2\n  r1 = r1\nINIT Init\nNEXT Next\n"
+                          "CHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 2)
+    assert o.warnings == [f"{tmp_path / 'M.cfg'}:2:3: MaxMove is neither a constant nor a "
+                          "definition of module M; the configuration's value for it is not used "
+                          "(TLC ignores it too)."]

@@ -101,6 +101,12 @@ def _read_idents(m: ast.Module, sources: dict) -> list[str]:
         return _idents(m)
 
 
+def _names_itself(c) -> bool:
+    """`r1 = r1`: a model value named for use in other values; no constant is meant."""
+    return (isinstance(c, ConstantAssignment) and c.value.kind == "model"
+            and c.value.value == c.name)
+
+
 def _value_names(v: CfgValue, out: list) -> None:
     if v.kind in ("model", "str"):
         out.append(v.value)
@@ -192,6 +198,11 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     compiler.module_overrides = module_overrides
     env = compiler.root_env()
     warnings: list[str] = []
+    for c in cfg.constants:  # a misspelt name would leave its definition as written
+        if c.module is None and c.name not in scope.symbols and not _names_itself(c):
+            warnings.append(f"{c.span}: {c.name} is neither a constant nor a definition of "
+                            f"module {loaded.root.name}; the configuration's value for it is "
+                            "not used (TLC ignores it too).")
 
     def body_of(n: str):
         sym = scope.symbols[overrides.get(n, n)]  # `Inv <- MCInv` replaces it here too

@@ -600,3 +600,35 @@ def test_a_refinement_of_two_variables_by_expressions(tmp_path, bound, code, sta
         assert (o.property, len(o.trace), o.loop, o.loop_step) == ("RSpec", 3, 2, None)
     else:
         assert (o.distinct_states, o.states_generated) == (states, states)
+
+
+def test_wf_of_a_refinement_through_two_instances(tmp_path):
+    """M instantiates Mid (a <- g.c), Mid instantiates Inner (f <- <<a>>); Inner's WF action
+    binds f through a definition and a LET, then reads f'[1]: enabled at g.c = 1 (TLC 2.18:
+    13, the initial state then stuttering)."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLE f\nStep(v) == f' = <<v>>\n"
+        "Next == f[1] < 2 /\\ LET n == f[1] + 1 IN Step(n) /\\ f'[1] < 5\n"
+        "Spec == f[1] \\in 0..2 /\\ [][Next]_f /\\ WF_f(Next)\n====\n")
+    (tmp_path / "Mid.tla").write_text(
+        "---- MODULE Mid ----\nEXTENDS Naturals\nVARIABLE a\nI == INSTANCE Inner WITH f <- <<a>>\n"
+        "MSpec == I!Spec\n====\n")
+    spec = write_spec(tmp_path, "VARIABLE g\nInit == g = [c |-> 1, d |-> 0]\n"
+                                "Next == g.c < 1 /\\ g' = [c |-> g.c + 1, d |-> g.d]\n"
+                                "R == INSTANCE Mid WITH a <- g.c\nP == R!MSpec",
+                      cfg="INIT Init\nNEXT Next\nPROPERTY P\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.exit_code, o.property, len(o.trace), o.loop) == (13, "P", 1, 0)
+
+
+def test_two_instance_variables_mapped_to_one_variable_are_bound_apart(tmp_path):
+    """p <- g, q <- g: Inner's step p' = p + 1 /\\ q' = q changes <<p, q>>, so its WF is
+    enabled while g stays 0 (TLC 2.18: 13). Binding both to g' would make it disabled."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLES p, q\n"
+        "Next == p' = p + 1 /\\ q' = q\nSpec == [][Next]_<<p, q>> /\\ WF_<<p, q>>(Next)\n====\n")
+    spec = write_spec(tmp_path, "VARIABLE g\nInit == g = 0\nNext == g < 0 /\\ g' = g\n"
+                                "R == INSTANCE Inner WITH p <- g, q <- g\nP == R!Spec",
+                      cfg="INIT Init\nNEXT Next\nPROPERTY P\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.exit_code, o.property, len(o.trace), o.loop) == (13, "P", 1, 0)

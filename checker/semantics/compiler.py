@@ -193,8 +193,8 @@ class Compiler:
         self.g["_UNKNOWN"] = UNKNOWN
         self.g.update(_U=_U, _Lazy=_Lazy, _LazyFn=_LazyFn)  # constant code may need them
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
-        # Compiling the ENABLED of a WF/SF written in an instantiated module: that instance's
-        # variables are the unknowns (see compile_enabled_inside); key -> env of the variable.
+        # Compiling an ENABLED written in an instantiated module: the frame whose variables
+        # are the unknowns, and their keys -> (name, env) (see _enabled_body).
         self.enabled_frame: Frame | None = None
         self._inner_vars: dict = {}
         self._int_codes: set[str] = set()  # generated code known to yield an integer
@@ -268,7 +268,7 @@ class Compiler:
             self.enabled_frame, self._inner_vars = saved
 
     def _inner_var(self, name: str, env: Env) -> str:
-        """The key of an instance variable that ENABLED binds (see compile_enabled_inside)."""
+        """The key of an instance variable that ENABLED binds (see _enabled_body)."""
         key = f"{name}'{env.frame.ident}"
         self._inner_vars.setdefault(key, (name, Env(env.scope, env.frame, {})))
         return key
@@ -1480,8 +1480,8 @@ class Compiler:
                 if var not in self.var_index:  # an instance variable ENABLED binds
                     if self.primes is None:
                         raise CompileError("kipcheck cannot decide ENABLED here: a primed "
-                                           "variable of the instance inside a definition",
-                                           e.span)
+                                           "variable of the instantiated module outside the "
+                                           "action", e.span)
                     return self._bound_next(var, e.name + "'", NEXT)
                 return f"t[{self.var_index[var]}]", NEXT
         # Prime a compound expression: compile it with variables read from the next state.

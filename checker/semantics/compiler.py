@@ -240,10 +240,9 @@ class Compiler:
         """Init as a function (s, emit) calling emit(state) for each initial state."""
         return self._compile_generator(e, env or self.root_env(), "init", "init")
 
-    def compile_action(self, e, env: Env, name: str = "act", partial: bool = False):
-        """An action as a generator (s, emit). `partial` (for ENABLED): variables the action
-        leaves unassigned are unknown values instead of an error."""
-        return self._compile_generator(e, env, "action", name, partial)
+    def compile_action(self, e, env: Env, name: str = "act"):
+        """An action as a generator (s, emit)."""
+        return self._compile_generator(e, env, "action", name)
 
     def compile_enabled(self, e, env: Env, name: str = "enabled"):
         """ENABLED e as a generator (s, _out) that emits at each way through e (see

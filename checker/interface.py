@@ -144,9 +144,6 @@ class Atom:
 
     kind: str
     fn: Callable
-    # ENABLED <<A>>_v: the atom of the step <<A>>_v, tried on candidate states when fn cannot
-    # decide (it raises UnknownUsed: A reads a variable it leaves free)
-    step_atom: int | None = None
 
 
 @dataclass

@@ -234,7 +234,7 @@ def test_overrides_inside_the_specification_of_an_extended_module(tmp_path):
     (tmp_path / "MC.cfg").write_text("CONSTANT Init <- MCInit\nINIT Init\nNEXT Next\n"
                                      "CHECK_DEADLOCK FALSE\n")
     o = check(spec)  # TLC: 3 distinct, 4 generated
-    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 3)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 3, 4)
 
 
 # -- SYMMETRY --------------------------------------------------------------------------------
@@ -484,32 +484,156 @@ def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, option
             "TLC cannot enumerate the infinite set Nat") in out
 
 
-# -- ENABLED kipcheck cannot decide --------------------------------------------------------------
+# -- ENABLED through a refinement mapping --------------------------------------------------------
+# TLC computes ENABLED with the substitutions of the module the ENABLED (or the WF/SF) is
+# written in left outside: that module's variables are what a step binds (`f' = e` assigns f
+# even where f <- <<g.c>>), and reading one before it is bound is an error. Each expectation
+# below is what TLC 2.18 reports for the same spec.
 
 INNER_FAIR = """---- MODULE Inner ----
 EXTENDS Naturals
 VARIABLE f
-Next == f[1] < 2 /\\ f' = [f EXCEPT ![1] = f[1] + 1]
+Next == {next}
 Spec == f[1] \\in 0..2 /\\ [][Next]_f /\\ WF_f(Next)
+SSpec == f[1] \\in 0..2 /\\ [][Next]_f /\\ SF_f(Next)
+CanStep == ENABLED Next
+====
+"""
+STEP = "f[1] < 2 /\\ f' = [f EXCEPT ![1] = f[1] + 1]"
+
+
+def refined(tmp_path, next_: str = STEP, prop: str = "R!Spec", mapping: str = "<<g.c>>",
+            init: str = "[c |-> 1, d |-> 0]", inv: bool = False):
+    """Inner's spec seen through `f <- mapping`, from g stuck at c = 1 (no fairness)."""
+    (tmp_path / "Inner.tla").write_text(INNER_FAIR.format(next=next_))
+    what = "INVARIANT" if inv else "PROPERTY"
+    return write_spec(tmp_path, f"VARIABLE g\nInit == g = {init}\n"
+                                f"Next == g.c < 1 /\\ g' = [c |-> g.c + 1, d |-> g.d]\n"
+                                f"R == INSTANCE Inner WITH f <- {mapping}\nP == {prop}",
+                      cfg=f"INIT Init\nNEXT Next\n{what} P\nCHECK_DEADLOCK FALSE\n")
+
+
+def test_enabled_through_a_refinement_binds_the_instance_variable(tmp_path):
+    """ENABLED R!Next where f' is <<g'.c>>: f' = <<2>> is a step of Inner from f = <<1>>,
+    though no reachable state has g.c = 2. WF is violated by stuttering (TLC 2.18: 13, the
+    initial state then stuttering). kipcheck once took the action as disabled (exit 0)."""
+    rc, out = cli("check", str(refined(tmp_path)))
+    assert rc == 13, out
+    assert "Temporal properties were violated." in out
+    assert "State 1: <Initial predicate>" in out and "State 2: Stuttering" in out
+
+
+@pytest.mark.parametrize("next_, mapping, code", [
+    (STEP, "<<g.c>>", 13),  # f <- a tuple of a record field
+    (STEP + " /\\ f'[1] > 100", "<<g.c>>", 0),  # bound, then a guard on it fails
+    ("f[1] < 0 /\\ f' = [f EXCEPT ![1] = f[1] + 1]", "<<g.c>>", 0),  # unprimed guard fails
+    ("f' = <<5>>", "<<g.c>>", 13),
+    ("f[1] < 2 /\\ f' = <<7>> /\\ f'[1] > 100", "<<g.c>>", 0),
+    ("f' = <<5>>", "<<g.c % 2>>", 13),  # no g' maps to <<5>>: TLC still counts f' = <<5>>
+    (STEP, "[i \\in {1} |-> g.c]", 13),  # a function built from the record
+    ("\\E v \\in 0..3 : v > f[1] /\\ f' = <<v>>", "<<g.c>>", 13),  # \E over the value
+    ("\\E v \\in 0..1 : v > f[1] /\\ f' = <<v>>", "<<g.c>>", 0)])
+def test_wf_of_a_refined_spec_as_tlc_decides_it(tmp_path, next_, mapping, code):
+    o = check(refined(tmp_path, next_, mapping=mapping))
+    assert o.exit_code == code, o.message
+    if code == 13:
+        assert (o.property, len(o.trace), o.loop, o.loop_step) == ("P", 1, 0, None)
+
+
+def test_sf_of_a_refined_spec(tmp_path):
+    o = check(refined(tmp_path, prop="R!SSpec"))
+    assert (o.exit_code, o.property, len(o.trace)) == (13, "P", 1)
+
+
+@pytest.mark.parametrize("prop", ["R!Spec", "WF_g(R!Next)"])
+def test_enabled_that_reads_a_primed_value_before_binding_it_is_an_error(tmp_path, prop):
+    """Inner reads f'[1] before binding f (R!Spec), or the WF is written outside the instance
+    so <<g'.c>> is evaluated and g' is unknown (WF_g(R!Next)). TLC 2.18 stops with "the
+    identifier f (g) is either undefined or not an operator"; kipcheck says it cannot decide."""
+    next_ = "f[1] < 2 /\\ f'[1] > 100" if prop == "R!Spec" else STEP
+    rc, out = cli("check", str(refined(tmp_path, next_, prop=prop)))
+    assert rc == 75, out
+    assert "kipcheck cannot decide ENABLED" in out
+    assert "of WF_v(A) at line " in out
+    assert "Traceback" not in out
+
+
+def test_enabled_written_in_the_instance_is_an_invariant_tlc_decides(tmp_path):
+    """`CanStep == ENABLED Next` in Inner: true at g.c = 1 (f' = <<2>>), false from g.c = 2
+    (TLC 2.18: invariant violated after 3 states)."""
+    spec = refined(tmp_path, prop="R!CanStep", init="[c |-> 0, d |-> 0]", inv=True)
+    spec.write_text(spec.read_text().replace("g.c < 1", "g.c < 3"))
+    o = check(spec)
+    assert (o.exit_code, o.property, len(o.trace)) == (12, "P", 3)
+
+
+def test_enabled_of_an_instance_action_written_outside_is_an_error(tmp_path):
+    """`ENABLED R!Next` in the refining module evaluates <<g'.c>>: TLC 2.18 exits 75 (the
+    identifier g is undefined); kipcheck used to take the unknown as enabled (exit 0)."""
+    rc, out = cli("check", str(refined(tmp_path, prop="ENABLED R!Next", inv=True)))
+    assert rc == 75, out
+    assert "kipcheck cannot decide ENABLED" in out
+
+
+INNER_TWO = """---- MODULE Inner ----
+EXTENDS Naturals
+VARIABLES a, b
+Next == \\E v \\in 0..3 : v > a /\\ a' = v /\\ b' = b
+Spec == a \\in 0..9 /\\ [][Next]_<<a, b>> /\\ WF_<<a, b>>(Next)
 ====
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: an ENABLED kipcheck cannot decide through a "
-                   "refinement mapping is taken as disabled; making it an error also stopped "
-                   "EWD840 (public corpus), where that guess is right")
-def test_undecidable_enabled_through_a_refinement_is_never_a_pass(tmp_path):
-    """ENABLED R!Next where f' is <<g'.c>>: at g.c = 1 the action is enabled by g.c = 2, which
-    is no reachable state. TLC 2.18: temporal properties violated (13). kipcheck cannot build
-    that successor; it takes the action as disabled and answers "no error" (exit 0)."""
-    (tmp_path / "Inner.tla").write_text(INNER_FAIR)
+@pytest.mark.parametrize("bound, code, states", [(2, 13, 3), (3, 0, 4)])
+def test_a_refinement_of_two_variables_by_expressions(tmp_path, bound, code, states):
+    """a <- x + y, b <- y; the refining spec is fair and stops at x + y = bound. Inner can
+    still step from a = 2 (to 3): violated after 3 states, then stuttering; from a = 3 it
+    cannot (TLC 2.18: 13 with 3 states / no error with 4 distinct states)."""
+    (tmp_path / "Inner.tla").write_text(INNER_TWO)
+    spec = write_spec(tmp_path, f"VARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                                f"Next == x + y < {bound} /\\ x' = x + 1 /\\ y' = y\n"
+                                f"R == INSTANCE Inner WITH a <- x + y, b <- y\n"
+                                f"Spec == Init /\\ [][Next]_<<x, y>> /\\ WF_<<x, y>>(Next)\n"
+                                f"RSpec == R!Spec",
+                      cfg="SPECIFICATION Spec\nPROPERTY RSpec\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert o.exit_code == code, o.message
+    if code == 13:
+        assert (o.property, len(o.trace), o.loop, o.loop_step) == ("RSpec", 3, 2, None)
+    else:
+        assert (o.distinct_states, o.states_generated) == (states, states)
+
+
+def test_wf_of_a_refinement_through_two_instances(tmp_path):
+    """M instantiates Mid (a <- g.c), Mid instantiates Inner (f <- <<a>>); Inner's WF action
+    binds f through a definition and a LET, then reads f'[1]: enabled at g.c = 1 (TLC 2.18:
+    13, the initial state then stuttering)."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLE f\nStep(v) == f' = <<v>>\n"
+        "Next == f[1] < 2 /\\ LET n == f[1] + 1 IN Step(n) /\\ f'[1] < 5\n"
+        "Spec == f[1] \\in 0..2 /\\ [][Next]_f /\\ WF_f(Next)\n====\n")
+    (tmp_path / "Mid.tla").write_text(
+        "---- MODULE Mid ----\nEXTENDS Naturals\nVARIABLE a\nI == INSTANCE Inner WITH f <- <<a>>\n"
+        "MSpec == I!Spec\n====\n")
     spec = write_spec(tmp_path, "VARIABLE g\nInit == g = [c |-> 1, d |-> 0]\n"
                                 "Next == g.c < 1 /\\ g' = [c |-> g.c + 1, d |-> g.d]\n"
-                                "R == INSTANCE Inner WITH f <- <<g.c>>\nRSpec == R!Spec",
-                      cfg="INIT Init\nNEXT Next\nPROPERTY RSpec\nCHECK_DEADLOCK FALSE\n")
-    rc, out = cli("check", str(spec))
-    assert rc == 75, out
-    assert "kipcheck cannot decide ENABLED" in out
+                                "R == INSTANCE Mid WITH a <- g.c\nP == R!MSpec",
+                      cfg="INIT Init\nNEXT Next\nPROPERTY P\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.exit_code, o.property, len(o.trace), o.loop) == (13, "P", 1, 0)
+
+
+def test_two_instance_variables_mapped_to_one_variable_are_bound_apart(tmp_path):
+    """p <- g, q <- g: Inner's step p' = p + 1 /\\ q' = q changes <<p, q>>, so its WF is
+    enabled while g stays 0 (TLC 2.18: 13). Binding both to g' would make it disabled."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLES p, q\n"
+        "Next == p' = p + 1 /\\ q' = q\nSpec == [][Next]_<<p, q>> /\\ WF_<<p, q>>(Next)\n====\n")
+    spec = write_spec(tmp_path, "VARIABLE g\nInit == g = 0\nNext == g < 0 /\\ g' = g\n"
+                                "R == INSTANCE Inner WITH p <- g, q <- g\nP == R!Spec",
+                      cfg="INIT Init\nNEXT Next\nPROPERTY P\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.exit_code, o.property, len(o.trace), o.loop) == (13, "P", 1, 0)
 
 
 # -- an invariant or constraint with primes ----------------------------------------------------

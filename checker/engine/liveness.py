@@ -31,7 +31,6 @@ from ..interface import (  # noqa: F401  (the formula helpers, re-exported)
     disj,
     eventually,
 )
-from ..semantics.values import UNKNOWN, UnknownUsed
 
 
 @dataclass
@@ -177,12 +176,7 @@ class _Search:
         memo = self.state_memo[a]
         v = memo[i]
         if not v:
-            atom = self.atoms[a]
-            try:
-                on = atom.fn(self.g.states[i]) is True
-            except UnknownUsed:
-                on = self._enabled_by_candidates(self.atoms[atom.step_atom].fn, i)
-            v = memo[i] = 2 if on else 1
+            v = memo[i] = 2 if self.atoms[a].fn(self.g.states[i]) is True else 1
         return v == 2
 
     def step_atom(self, a: int, i: int, e: int) -> bool:
@@ -200,11 +194,7 @@ class _Search:
         memo = self.enabled_memo[f]
         v = memo[i]
         if not v:
-            try:
-                on = self.fair[f].enabled(self.g.states[i])
-            except UnknownUsed:
-                on = self._enabled_by_candidates(self.fair[f].taken, i)
-            v = memo[i] = 2 if on else 1
+            v = memo[i] = 2 if self.fair[f].enabled(self.g.states[i]) else 1
         return v == 2
 
     def taken(self, f: int, i: int, e: int) -> bool:
@@ -216,23 +206,6 @@ class _Search:
             g = self.g
             v = memo[e] = 2 if self.fair[f].taken(g.states[i], g.successor(e)) else 1
         return v == 2
-
-    def _enabled_by_candidates(self, step: Callable, i: int) -> bool:
-        """ENABLED of an action whose successors cannot be built (its primes are on
-        expressions, as in an action seen through a refinement mapping): is there a state t
-        with step(s, t)? Tried on the state's own steps, then against a successor whose
-        every value is unknown (false before any primed value is used: a guard fails, so
-        disabled), then on every reachable state."""
-        g = self.g
-        s = g.states[i]
-        if any(step(s, g.successor(e)) is True for e in g.edges(i)):
-            return True
-        try:
-            if step(s, tuple(UNKNOWN for _ in s)) is not True:
-                return False
-        except Exception:  # noqa: BLE001 - the action used an unknown primed value
-            pass
-        return any(step(s, t) is True for t in g.states)
 
     def holds_in(self, q: int, i: int) -> bool:
         """Do node q's state literals hold in state i? (memoised per node and state)"""

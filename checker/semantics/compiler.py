@@ -193,6 +193,10 @@ class Compiler:
         self.g["_UNKNOWN"] = UNKNOWN
         self.g.update(_U=_U, _Lazy=_Lazy, _LazyFn=_LazyFn)  # constant code may need them
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
+        # Compiling an ENABLED written in an instantiated module: the frame whose variables
+        # are the unknowns, and their keys -> (name, env) (see _enabled_body).
+        self.enabled_frame: Frame | None = None
+        self._inner_vars: dict = {}
         self._int_codes: set[str] = set()  # generated code known to yield an integer
         self._bool_defs: dict = {}  # (frame, module, name) -> is the body surely Boolean?
 
@@ -236,10 +240,48 @@ class Compiler:
         """Init as a function (s, emit) calling emit(state) for each initial state."""
         return self._compile_generator(e, env or self.root_env(), "init", "init")
 
-    def compile_action(self, e, env: Env, name: str = "act", partial: bool = False):
-        """An action as a generator (s, emit). `partial` (for ENABLED): variables the action
-        leaves unassigned are unknown values instead of an error."""
-        return self._compile_generator(e, env, "action", name, partial)
+    def compile_action(self, e, env: Env, name: str = "act"):
+        """An action as a generator (s, emit)."""
+        return self._compile_generator(e, env, "action", name)
+
+    def compile_enabled(self, e, env: Env, name: str = "enabled"):
+        """ENABLED e as a generator (s, _out) that emits at each way through e (see
+        _enabled_body)."""
+        body, _ = self._enabled_body(e, env)
+        return self._define_generator(body, name)
+
+    def _enabled_body(self, e, env: Env):
+        """The generator body of ENABLED e, written in env, as TLC computes it. Variables e
+        leaves unassigned are unknown (reading one raises UnknownUsed). Written in an
+        instantiated module (a refined spec seen through a refinement mapping), the
+        substitutions stay outside ENABLED: the instance's own variables are the unknowns a
+        step binds (`f' = e` assigns f, even where f <- <<g.c>>), and an unprimed f is its
+        substitution read in the current state. Instances e itself refers to are expanded
+        inside: their primed substitutions read the variables bound here."""
+        saved = self.enabled_frame, self._inner_vars
+        inside = env.frame is not self.root_frame
+        self.enabled_frame, self._inner_vars = (env.frame, {}) if inside else (None, {})
+        try:
+            return self._generator_body(e, env, "action", True)
+        finally:
+            self.enabled_frame, self._inner_vars = saved
+
+    def _inner_var(self, name: str, env: Env) -> str:
+        """The key of an instance variable that ENABLED binds (see _enabled_body)."""
+        key = f"{name}'{env.frame.ident}"
+        self._inner_vars.setdefault(key, (name, Env(env.scope, env.frame, {})))
+        return key
+
+    def _current(self, var: str) -> str:
+        """Code for a variable's value in the current state (an instance variable: its
+        substitution)."""
+        i = self.var_index.get(var)
+        if i is not None:
+            return f"s[{i}]"
+        name, venv = self._inner_vars[var]
+        with self._mode("action", self.primes):
+            code, _ = self.expr(ast.Ident(name, span=venv.scope.module.span), venv)
+        return code
 
     def split_actions(self, e, env: Env | None = None, name: str = "Next") -> list[Action]:
         """Split Next into actions as TLC does, each compiled to a function (s, emit)."""
@@ -541,7 +583,7 @@ class Compiler:
             if vars_ is not None:
                 checks = []
                 for v in vars_:
-                    cur = f"s[{self.var_index[v]}]"
+                    cur = self._current(v)
                     if v in self.primes:
                         checks.append(f"{self.primes[v]} == {cur}")
                     else:
@@ -854,6 +896,8 @@ class Compiler:
             return None
         if env.frame is self.root_frame:
             return name if name in self.var_index else None
+        if env.frame is self.enabled_frame:
+            return self._inner_var(name, env)
         sub = env.frame.subst.get(name)
         if sub is not None and isinstance(sub[0], ast.Ident):
             return self._var_of(sub[0].name, sub[1])
@@ -1398,6 +1442,8 @@ class Compiler:
         return self._symbol(sym, self.root_env(), args, e)
 
     def _variable(self, name: str, env: Env, e):
+        if env.frame is self.enabled_frame and self.mode == "init":  # in a primed expression
+            return self._bound_next(self._inner_var(name, env), name + "'", NEXT)
         if env.frame is not self.root_frame:
             sub = env.frame.subst.get(name)
             if sub is None:
@@ -1430,6 +1476,12 @@ class Compiler:
                     return self._primed(sub[0], sub[1])
                 if self.mode == "action":
                     return self._bound_next(var, var + "'", NEXT)
+                if var not in self.var_index:  # an instance variable ENABLED binds
+                    if self.primes is None:
+                        raise CompileError("kipcheck cannot decide ENABLED here: a primed "
+                                           "variable of the instantiated module outside the "
+                                           "action", e.span)
+                    return self._bound_next(var, e.name + "'", NEXT)
                 return f"t[{self.var_index[var]}]", NEXT
         # Prime a compound expression: compile it with variables read from the next state.
         saved = self._prime_swap()
@@ -1836,7 +1888,7 @@ class Compiler:
     def _enabled(self, a, env: Env) -> tuple[str, int]:
         """`ENABLED A`: A compiled as a generator that stops at its first successor. The
         Python locals A reads (bound names of the enclosing expression) are passed in."""
-        body, used = self._generator_body(a, env, "action", True)
+        body, used = self._enabled_body(a, env)
         params = tuple(sorted(used & _python_locals(env)))
         fn = self._define_generator(body, "enabled", params)
         extra = "".join(f", {p}" for p in params)
@@ -2204,6 +2256,11 @@ def _python_locals(env: Env) -> set[str]:
     return out
 
 
+UNDECIDED_ENABLED = ("kipcheck cannot decide ENABLED here: the action reads the next value of a "
+                     "variable before it assigns it (TLC stops too: the variable is undefined in "
+                     "the next state ENABLED builds).")
+
+
 class _Enabled(Exception):
     """Raised by ENABLED's generator at its first successor."""
 
@@ -2218,7 +2275,7 @@ def _run_enabled(fn, s, *args) -> bool:
     except _Enabled:
         return True
     except UnknownUsed:
-        return True  # A constrains a variable it leaves free only through expressions
+        raise EvalError(UNDECIDED_ENABLED) from None
     return False
 
 

@@ -9,10 +9,12 @@ primes) evaluated on a step. `[A]_v` and `<<A>>_v` are actions.
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 from .. import interface as ltl
 from ..frontend import ast
 from .compiler import (
+    UNDECIDED_ENABLED,
     CompileError,
     Compiler,
     Env,
@@ -21,7 +23,7 @@ from .compiler import (
     subscripted_action,
 )
 from .runtime import enum
-from .values import EvalError
+from .values import EvalError, UnknownUsed
 
 _TEMPORAL_OPS = ("[]", "<>", "~>", "-+->")
 
@@ -202,7 +204,7 @@ class Translator:
         SF_v(A) == <>[]~ENABLED <<A>>_v \\/ []<><<A>>_v."""
         fair = self.fairness(e, env)
         n = len(self.atoms)
-        self.atoms.append(ltl.Atom("state", fair.enabled, step_atom=n + 1))
+        self.atoms.append(ltl.Atom("state", fair.enabled))
         self.atoms.append(ltl.Atom("action", fair.taken))
         en, taken = ("lit", n, True), ("lit", n + 1, True)
         not_en, not_taken = ("lit", n, False), ("lit", n + 1, False)
@@ -217,23 +219,17 @@ class Translator:
     def fairness(self, e: ast.Fairness, env: Env) -> ltl.Fairness:
         """WF_v(A) / SF_v(A) as predicates: ENABLED <<A>>_v on a state, <<A>>_v on a step."""
         sub = self.c.compile_predicate(e.sub, env, "fair_sub")
-        gen = self.c.compile_action(e.action, env, "fair_action", partial=True)
         step = self.c.compile_action_predicate(e.action, env, "fair_step")
+        gen = self.c.compile_enabled(ast.AngleAction(e.action, e.sub, span=e.span), env,
+                                     "fair_enabled")
 
         def enabled(s) -> bool:
-            here = sub(s)
-
-            def emit(t):
-                if sub(t) != here:
-                    raise _Found
-
-            # Variables A leaves free are unknown; if their values are needed (an action of a
-            # refined spec, seen through a refinement mapping) this raises UnknownUsed and
-            # the liveness search decides on candidate states.
             try:
-                gen(s, emit)
+                gen(s, _found)
             except _Found:
                 return True
+            except UnknownUsed:
+                raise _undecided(e) from None
             return False
 
         def taken(s, t) -> bool:
@@ -267,6 +263,19 @@ class Translator:
 
 class _Found(Exception):
     pass
+
+
+def _found(_t):
+    raise _Found
+
+
+def _undecided(e: ast.Fairness) -> EvalError:
+    """ENABLED <<A>>_v needed the next value of a variable before A assigned it."""
+    sp = e.span
+    where = (f"line {sp.line}, col {sp.col} to line {sp.end_line}, col {sp.end_col - 1} of "
+             f"module {Path(sp.file).stem}")
+    return EvalError(f"{UNDECIDED_ENABLED}\nIt is the ENABLED <<A>>_v of {e.kind}_v(A) at "
+                     f"{where}.", sp)
 
 
 def _body_of(target, env: Env):

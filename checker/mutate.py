@@ -6,7 +6,11 @@ relation through disjunctions and `\\E`, and the operators they call that change
 
 - `drop`: a guard conjunct (one that mentions a variable but no primed one) becomes TRUE;
 - `unchanged`: a conjunct `v' = e` or `v' \\in S` becomes `UNCHANGED v`;
-- `negate`: a comparison in a guard flips: `<`/`<=`, `>`/`>=`, `=`/`#`, `\\in`/`\\notin`.
+- `negate`: a comparison in a guard flips: `<`/`<=`, `>`/`>=`, `=`/`#`, `\\in`/`\\notin`;
+- `widen`: a guard `x = c`, c a literal, admits one more value: `x \\in {c, o}`, one mutant for
+  each other literal o of a written-out set that holds c (a type set such as `{"copying",
+  "caught", "acked"}`); an effect `v' = e` becomes `v' \\in S` when a definition without primes
+  states `v \\in S` with S written out (`{...}`, `BOOLEAN`, `a..b`): a type invariant's set.
 
 Guards that mention no variable (configuration switches such as `EnableMoves`) are left alone:
 under one .cfg they are constants. Each mutant is checked in its own process from the mutated
@@ -59,7 +63,7 @@ class MutateError(KipcheckError):
 class Mutant:
     id: str
     action: str
-    kind: str  # drop | unchanged | negate
+    kind: str  # drop | unchanged | negate | widen
     file: str
     line: int
     column: int
@@ -103,6 +107,7 @@ class _Deriver:
                     self.ops.setdefault(unit.name, unit)
         self.facts: dict[str, tuple[bool, bool]] = {}
         self.texts: dict[str, tuple[str, str, list[int]]] = {}
+        self.siblings, self.types, self.fields = self.type_sets()
         self.mutants: list[Mutant] = []
         self.done: set[str] = set()
 
@@ -175,6 +180,7 @@ class _Deriver:
                 if state:
                     self.add(d, name, "drop", c, "TRUE", f"drop guard `{self.shown(c)}`")
                     self.negations(c, d, name)
+                    self.widenings(c, d, name)
                 continue
             if isinstance(c, (ast.Let, ast.Quant)) and getattr(c, "kind", "E") == "E":
                 self.visit(c.body, d, name)
@@ -189,6 +195,9 @@ class _Deriver:
                 var = c.args[0].args[0].name
                 self.add(d, name, "unchanged", c, f"UNCHANGED {var}",
                          f"`{self.shown(c)}` -> `UNCHANGED {var}`")
+                if c.op == "=" and var in self.types:
+                    wide = f"{var}' \\in {self.shown(self.types[var])}"
+                    self.add(d, name, "widen", c, wide, f"`{self.shown(c)}` -> `{wide}`")
             elif self.called(c) is not None:
                 self.action(self.called(c))
 
@@ -205,6 +214,65 @@ class _Deriver:
         elif (isinstance(e, ast.OpApp) and e.op in _NEGATE and len(e.args) == 2
               and self.scan(e)[1]):
             self.negate(e, d, name)
+
+    def widenings(self, e, d: ast.OpDef, name: str) -> None:
+        """Widen each `x = c` of guard `e` (in a positive position) by one more literal."""
+        if isinstance(e, ast.Junction):
+            for item in e.items:
+                self.widenings(item, d, name)
+        elif isinstance(e, ast.OpApp) and e.op in ("\\land", "\\lor"):
+            for a in e.args:
+                self.widenings(a, d, name)
+        elif isinstance(e, (ast.Quant, ast.Let)):
+            self.widenings(e.body, d, name)
+        elif isinstance(e, ast.OpApp) and e.op == "=" and len(e.args) == 2:
+            x, c = e.args if _literal(e.args[1]) is not None else e.args[::-1]
+            key = _literal(c)
+            if key is None or _literal(x) is not None or not self.scan(x)[1]:
+                return
+            for other in self.others(x, key):
+                wide = f"{self.shown(x)} \\in {{{self.shown(c)}, {self.shown(other)}}}"
+                self.add(d, name, "widen", e, wide, f"`{self.shown(e)}` -> `{wide}`")
+
+    def others(self, x, key: tuple) -> list:
+        """The values `x = c` may be widened with: the rest of x's type set when there is one
+        (a record field's `[f: {...}]`, a variable's `v \\in {...}`), else of every written-out
+        set that holds c."""
+        typed = (self.fields.get(x.field) if isinstance(x, ast.FieldAccess) else
+                 self.types.get(x.name) if isinstance(x, ast.Ident) else None)
+        if isinstance(typed, ast.SetEnum) and key in [_literal(y) for y in typed.elems]:
+            return [y for y in typed.elems if _literal(y) != key]
+        return self.siblings.get(key, [])
+
+    def type_sets(self):
+        """The literals that share a written-out set with each literal; the written-out set S
+        of each variable v some definition without primes states as `v \\in S`; the set of
+        each record field a record set writes out as `[f: {...}]`."""
+        siblings: dict[tuple, list] = {}
+        types: dict[str, ast.Node] = {}
+        fields: dict[str, ast.Node] = {}
+        for d in self.ops.values():
+            for x in _nodes(d.body):
+                if isinstance(x, ast.RecordSet):
+                    for f, v in x.fields:
+                        if isinstance(v, ast.SetEnum):
+                            fields.setdefault(f, v)
+                if isinstance(x, ast.SetEnum) and x.elems and \
+                        all(_literal(y) is not None for y in x.elems):
+                    for y in x.elems:
+                        known = siblings.setdefault(_literal(y), [])
+                        for z in x.elems:
+                            if _literal(z) != _literal(y) and \
+                                    all(_literal(z) != _literal(k) for k in known):
+                                known.append(z)
+            if self.scan(d.body)[0]:
+                continue
+            for c in _conjuncts(d.body):
+                if (isinstance(c, ast.OpApp) and c.op == "\\in" and len(c.args) == 2
+                        and isinstance(c.args[0], ast.Ident) and c.args[0].name in self.variables
+                        and _written_out(c.args[1]) and not self.scan(c.args[1])[1]):
+                    types.setdefault(c.args[0].name, c.args[1])
+        return siblings, types, fields
 
     def negate(self, e: ast.OpApp, d: ast.OpDef, name: str) -> None:
         new_op, spellings = _NEGATE[e.op]
@@ -331,6 +399,19 @@ def _extends_closure(loaded: LoadedSpec) -> list[ast.Module]:
         out.append(module)
         todo.extend(module.extends)
     return out
+
+
+def _literal(e) -> tuple | None:
+    """A string, number or Boolean literal as a comparable key; None for anything else."""
+    if isinstance(e, (ast.Str, ast.Num, ast.Bool)):
+        return (type(e).__name__, e.value)
+    return None
+
+
+def _written_out(e) -> bool:
+    """A set written out in full: `{...}`, `BOOLEAN`, or a range `a..b`."""
+    return (isinstance(e, ast.SetEnum) or isinstance(e, ast.BuiltinSet) and e.name == "BOOLEAN"
+            or _is_op(e, ".."))
 
 
 def _is_op(e, op: str) -> bool:

@@ -23,6 +23,8 @@ TypeOK ==
     /\ alive \in [Brokers -> BOOLEAN]
     /\ image \in [Brokers -> [Names -> PartStates]]
     /\ logs \in [Brokers -> [Names -> IdOrNone]]
+    /\ offline \in [Brokers -> SUBSET Names]
+    /\ \A b \in Brokers : \A n \in offline[b] : logs[b][n] # NONE
     /\ \A n \in Names : client[n] = NONE \/ client[n] \in PartStates
     /\ staleReads \in BOOLEAN
     /\ fullDone \in [Brokers -> BOOLEAN]
@@ -36,10 +38,14 @@ NoStaleTopicIdReads == ~staleReads
 (* "When type = FULL, the broker is able to reconcile its local state on     *)
 (* disk with the request": once a running broker has handled a FULL         *)
 (* LeaderAndIsr, every log it holds belongs to a topic id its partition      *)
-(* state knows (no stray log of a deleted or re-created topic).              *)
+(* state knows (no stray log of a deleted or re-created topic).  A log on a  *)
+(* failed dir is exempt: nothing can delete it until the dir is back, which  *)
+(* takes a restart, after which the FULL LeaderAndIsr of the new             *)
+(* registration must reconcile it (fullDone starts FALSE again).            *)
 NoStrayAfterFullLeaderAndIsr ==
     \A b \in Brokers, n \in Names :
-        alive[b] /\ fullDone[b] /\ logs[b][n] # NONE => image[b][n].id = logs[b][n]
+        alive[b] /\ fullDone[b] /\ logs[b][n] # NONE /\ n \notin offline[b]
+            => image[b][n].id = logs[b][n]
 
 (* A live topic's leader is one of its replicas. *)
 LeaderIsReplica ==

@@ -129,6 +129,43 @@ AckOnlyWhatWasSent ==
     \A b \in Brokers :
         alive[b] => \A d \in knownFailed[b] \ hbPending[b] : d \notin reg[b].dirs
 
+(* The leader hosts the log: a partition's leader has its current log in an    *)
+(* online dir, once its broker has applied the partition's metadata and has   *)
+(* nothing left to tell the controller (no failed dir unacknowledged, no       *)
+(* assignment queued or in flight): otherwise the partition is offline while  *)
+(* the metadata shows a leader.  KRaft-mode leaders only: a ZK-mode broker    *)
+(* reports offline replicas to the ZK controller, which the model leaves out   *)
+(* (a ZK-mode broker restarted with a dir still failed may be elected here).   *)
+Told(b) == Quiet(b) /\ ~zk[b] /\ hbPending[b] = {} /\ hbResp[b] = NONE
+
+LeaderHostsLog ==
+    \A p \in Partitions :
+        LET l == part[p].leader
+        IN part[p].state = "live" /\ l # NONE /\ Told(l)
+               => logs[l][p].cur \cap online[l] # {}
+
+(* No stray logs once quiet: a running broker with every dir online, every    *)
+(* metadata change applied and no move under way keeps no log (current or     *)
+(* future) of a partition it does not host -- a deleted topic's included.     *)
+NoStrayLogsWhenQuiet ==
+    \A b \in Brokers :
+        Quiet(b) /\ online[b] = dirsOf[b] /\ (\A p \in Partitions : ~MoveUnderWay(logs[b][p]))
+            => \A p \in Partitions :
+                   ~LiveReplicaOf(p, b) => logs[b][p].cur = {} /\ logs[b][p].fut = NONE
+
+(* Promotion only after the acknowledgement (an action property): a move's     *)
+(* future log replaces the current one only when the controller's directory   *)
+(* for the replica is already the future log's dir ("Intra-broker replica     *)
+(* movement": the broker waits for AssignReplicasToDirs to succeed).           *)
+Promoted(b, p) ==
+    /\ logs[b][p].fut # NONE
+    /\ logs'[b][p].fut = NONE
+    /\ logs'[b][p].cur = {logs[b][p].fut}
+
+PromoteOnlyAfterAck ==
+    [][\A b \in Brokers, p \in Partitions :
+          Promoted(b, p) => part[p].dir[b] = logs[b][p].fut]_vars
+
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
 
@@ -159,6 +196,14 @@ MetadataDirMatchesDiskLive ==
 (* request from failing forever.                                              *)
 AssignmentQueueDrainsLive ==
     \A b \in Brokers : <>[](alive[b] => queue[b] = EmptyQ /\ inflight[b] = NONE)
+
+(* Every started move ends: under the fairness of LiveSpec, a move under way   *)
+(* on a running broker is eventually promoted, or stopped by a dir failure     *)
+(* (and then reverted: MetadataDirMatchesDiskLive), or its partition is        *)
+(* deleted, or the broker stops.                                               *)
+MoveEndsLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ MoveUnderWay(logs[b][p])) ~> (~alive[b] \/ ~MoveUnderWay(logs[b][p]))
 
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic

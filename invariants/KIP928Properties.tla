@@ -53,6 +53,12 @@ LeaderOffImpairedDirs ==
     \A p \in Partitions :
         topic[p] = "live" /\ leader[p] # NONE => DirOf(leader[p], p) \notin impaired[leader[p]]
 
+(* A dir event impairs that dir only: on a running broker, every dir the     *)
+(* controller treats as impaired is saturated or offline, so a broker with   *)
+(* one saturated dir keeps leading the partitions on its other dirs.         *)
+ImpairedDirsAreUnhealthy ==
+    \A b \in Brokers : alive[b] => \A d \in impaired[b] : status[d] # "online"
+
 -----------------------------------------------------------------------------
 (* Liveness (with LiveSpec).                                                *)
 

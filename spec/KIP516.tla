@@ -28,6 +28,12 @@
 (*  - the controller never fails over; the FULL LeaderAndIsr a broker gets *)
 (*    when it registers stands for the one a new controller also sends.    *)
 (*  - ids are never reused (a pool of model values).                       *)
+(*  - dir failures (EnableDirFailures): a broker keeps its logs in several  *)
+(*    log dirs and survives the failure of one; a log on a failed dir can   *)
+(*    be neither read, replaced nor deleted until the broker restarts with  *)
+(*    the dir repaired (a restart repairs every failed dir of the broker,   *)
+(*    or none).  The controller's reaction to the dir event (moving         *)
+(*    leadership) is not modelled: the replica is just unavailable.         *)
 (*                                                                         *)
 (* Switches: UseTopicIds = FALSE sends Fetch, ListOffsets, OffsetsFor-     *)
 (* LeaderEpoch, consumer reads and StopReplica without the topic id (as    *)
@@ -51,6 +57,7 @@ CONSTANTS
     MaxCrashes,         \* broker crashes in all
     UseTopicIds,        \* requests carry the topic id and brokers check it
     EnableConsumer,     \* a consumer with cached metadata reads from leaders
+    EnableDirFailures,  \* the log dir holding a broker's log of a name may fail
     \* variants (all FALSE in the correct configurations)
     WaitForAllReplicasOnDelete,
     BugIgnoreFullType,
@@ -59,7 +66,7 @@ CONSTANTS
 ASSUME /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxCrashes \in Nat
        /\ NONE \notin Brokers \cup Names \cup Ids
-       /\ \A flag \in {UseTopicIds, EnableConsumer, WaitForAllReplicasOnDelete,
+       /\ \A flag \in {UseTopicIds, EnableConsumer, EnableDirFailures, WaitForAllReplicasOnDelete,
                        BugIgnoreFullType, BugKeepStrayLog} : flag \in BOOLEAN
 
 VARIABLES
@@ -73,6 +80,7 @@ VARIABLES
     alive,        \* alive[b]
     image,        \* image[b][n]: NoPart or [id, leader, epoch] from LeaderAndIsr
     logs,         \* logs[b][n]: the topic id of b's log of n on disk, or NONE
+    offline,      \* offline[b]: names whose log on b is on a failed log dir
     \* ---- consumer ----
     client,       \* client[n]: NONE or the [id, leader, epoch] the consumer resolved
     \* ---- history and bounds ----
@@ -81,8 +89,9 @@ VARIABLES
     crashesLeft
 
 ctrlVars   == <<ctrl, usedIds>>
-brokerVars == <<alive, image, logs>>
-vars       == <<ctrl, usedIds, chan, alive, image, logs, client, staleReads, fullDone, crashesLeft>>
+brokerVars == <<alive, image, logs, offline>>
+vars       == <<ctrl, usedIds, chan, alive, image, logs, offline, client, staleReads, fullDone,
+               crashesLeft>>
 
 -----------------------------------------------------------------------------
 (* Helpers                                                                  *)
@@ -104,8 +113,8 @@ Live(c, n) == c[n].state = "live"
 SendAll(ch, S, r) == [b \in Brokers |-> IF b \in S /\ alive[b] THEN Append(ch[b], r) ELSE ch[b]]
 
 \* Does a request for (name n, topic id i) match b's log of n?  Without topic
-\* ids the broker can only compare names.
-IdMatches(b, n, i) == logs[b][n] # NONE /\ (UseTopicIds => logs[b][n] = i)
+\* ids the broker can only compare names.  A log on a failed dir matches nothing.
+IdMatches(b, n, i) == logs[b][n] # NONE /\ n \notin offline[b] /\ (UseTopicIds => logs[b][n] = i)
 
 -----------------------------------------------------------------------------
 
@@ -116,6 +125,7 @@ Init ==
     /\ alive = [b \in Brokers |-> TRUE]
     /\ image = [b \in Brokers |-> [n \in Names |-> NoPart]]
     /\ logs = [b \in Brokers |-> [n \in Names |-> NONE]]
+    /\ offline = [b \in Brokers |-> {}]
     /\ client = [n \in Names |-> NONE]
     /\ staleReads = FALSE
     /\ fullDone = [b \in Brokers |-> FALSE]
@@ -156,20 +166,23 @@ DeleteTopic(n) ==
 \* deleting dir) and replaced -- unless BugKeepStrayLog, which keeps it and
 \* skips the partition.  A FULL request also stages for deletion every local
 \* log whose name the request does not contain (BugIgnoreFullType: it does not).
+\* A log on a failed dir is out of reach: its partition is left as it is
+\* (KAFKA_STORAGE_ERROR), whatever the request says.
 HandleLair(b, r) ==
     LET inReq == {p.name : p \in r.parts}
         part(n) == CHOOSE p \in r.parts : p.name = n
         skip == {n \in inReq : BugKeepStrayLog /\ logs[b][n] \notin {NONE, part(n).id}}
-        reconcile == r.full /\ ~BugIgnoreFullType
+                \cup offline[b]
+        reconcile(n) == r.full /\ ~BugIgnoreFullType /\ n \notin offline[b]
     IN /\ logs' = [logs EXCEPT ![b] =
                      [n \in Names |-> IF n \in inReq \ skip THEN part(n).id
-                                      ELSE IF n \notin inReq /\ reconcile THEN NONE
+                                      ELSE IF n \notin inReq /\ reconcile(n) THEN NONE
                                       ELSE logs[b][n]]]
        /\ image' = [image EXCEPT ![b] =
                       [n \in Names |-> IF n \in inReq \ skip
                                        THEN [id |-> part(n).id, leader |-> part(n).leader,
                                              epoch |-> part(n).epoch]
-                                       ELSE IF n \notin inReq /\ reconcile THEN NoPart
+                                       ELSE IF n \notin inReq /\ reconcile(n) THEN NoPart
                                        ELSE image[b][n]]]
        /\ fullDone' = [fullDone EXCEPT ![b] = @ \/ r.full]
        /\ UNCHANGED <<ctrl>>
@@ -177,12 +190,13 @@ HandleLair(b, r) ==
 \* Broker b handles StopReplica(delete): the log goes if it is the one the
 \* request names (without topic ids: any log of that name).  The response
 \* reaches the controller, which completes a deletion once all replicas acked.
+\* A log on a failed dir cannot be deleted: the response is an error.
 HandleStop(b, r) ==
     LET n == r.name
         del == IdMatches(b, n, r.id)
     IN /\ logs' = [logs EXCEPT ![b][n] = IF del THEN NONE ELSE @]
        /\ image' = [image EXCEPT ![b][n] = IF del THEN NoPart ELSE @]
-       /\ ctrl' = IF ctrl[n].state = "deleting" /\ ctrl[n].id = r.id
+       /\ ctrl' = IF ctrl[n].state = "deleting" /\ ctrl[n].id = r.id /\ n \notin offline[b]
                   THEN [ctrl EXCEPT ![n] = IF @.awaiting = {b} THEN NoTopic
                                            ELSE [@ EXCEPT !.awaiting = @ \ {b}]]
                   ELSE ctrl
@@ -193,7 +207,7 @@ HandleRequest(b) ==
     /\ LET r == Head(chan[b])
        IN IF r.kind = "lair" THEN HandleLair(b, r) ELSE HandleStop(b, r)
     /\ chan' = [chan EXCEPT ![b] = Tail(@)]
-    /\ UNCHANGED <<usedIds, alive, client, staleReads, crashesLeft>>
+    /\ UNCHANGED <<usedIds, alive, offline, client, staleReads, crashesLeft>>
 
 \* A broker crashes: its in-memory state and the requests on their way to it
 \* are lost, its logs stay on disk.  The controller moves leadership of the
@@ -216,7 +230,16 @@ Crash(b) ==
     /\ image' = [image EXCEPT ![b] = [n \in Names |-> NoPart]]
     /\ fullDone' = [fullDone EXCEPT ![b] = FALSE]
     /\ crashesLeft' = crashesLeft - 1
-    /\ UNCHANGED <<usedIds, logs, client, staleReads>>
+    /\ UNCHANGED <<usedIds, logs, offline, client, staleReads>>
+
+\* The log dir holding b's log of n fails (an IOException); b keeps running on
+\* its other dirs.  The partition is offline on b until a restart repairs it.
+DirFail(b, n) ==
+    /\ EnableDirFailures
+    /\ alive[b] /\ logs[b][n] # NONE /\ n \notin offline[b]
+    /\ offline' = [offline EXCEPT ![b] = @ \cup {n}]
+    /\ UNCHANGED <<ctrl, usedIds, chan, alive, image, logs, client, staleReads, fullDone,
+                   crashesLeft>>
 
 \* The broker restarts and registers.  "the first LeaderAndIsrRequest sent to a
 \* broker by a controller contains all TopicPartitions that a broker is a
@@ -237,6 +260,7 @@ Restart(b) ==
        IN /\ ctrl' = c
           /\ chan' = [chan EXCEPT ![b] = <<Lair(TRUE, {PartState(n, c) : n \in mine})>> \o retry]
     /\ alive' = [alive EXCEPT ![b] = TRUE]
+    /\ offline' \in {[offline EXCEPT ![b] = {}], offline}
     /\ UNCHANGED <<usedIds, image, logs, client, staleReads, fullDone, crashesLeft>>
 
 \* Follower b fetches n from the leader its image names, with the leader
@@ -248,6 +272,7 @@ ReplicaFetch(b, n) ==
     LET v == image[b][n]
         l == v.leader
     IN /\ alive[b] /\ v.id # NONE /\ l # NONE /\ l # b /\ logs[b][n] = v.id
+       /\ n \notin offline[b]
        /\ alive[l] /\ image[l][n].leader = l /\ image[l][n].epoch = v.epoch
        /\ IdMatches(l, n, v.id)
        /\ staleReads' = (staleReads \/ logs[l][n] # v.id)
@@ -277,7 +302,7 @@ Next ==
           CreateTopic(n, i, R, l)
     \/ \E n \in Names : DeleteTopic(n) \/ ClientRefresh(n) \/ ClientRead(n)
     \/ \E b \in Brokers : HandleRequest(b) \/ Crash(b) \/ Restart(b)
-    \/ \E b \in Brokers, n \in Names : ReplicaFetch(b, n)
+    \/ \E b \in Brokers, n \in Names : ReplicaFetch(b, n) \/ DirFail(b, n)
 
 Spec == Init /\ [][Next]_vars
 

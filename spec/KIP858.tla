@@ -77,6 +77,9 @@ CONSTANTS
     BugElectOutsideIsr,         \* unclean leader election: any live replica may lead
     BugKeepLeaderOnReregister,  \* a re-registering broker is fenced but keeps leadership
     BugResumeAcceptedMove,      \* KAFKA-16082: an accepted move is resumed after a restart
+    BugPromoteBeforeAck,        \* a move counts as accepted once its assignment is queued
+    BugKeepMoveOnSourceFailure, \* a failed source dir does not stop the move's fetcher
+    BugKeepFutureOnDelete,      \* deleting a partition leaves its future log on disk
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -94,7 +97,9 @@ ASSUME /\ Revision \in {"a", "b"}
                        BugNoRevertOnAbort, BugRetryDeletedTopic, BugAckUnsent,
                        BugUnfenceWithUnassigned, BugForeignDirId, BugReservedDirId,
                        BugElectOutsideIsr, BugKeepLeaderOnReregister,
-                       BugResumeAcceptedMove, LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugResumeAcceptedMove, BugPromoteBeforeAck,
+                       BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
+                       LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -371,8 +376,12 @@ Reconcile(b, p) ==
     IF pr.state # "live" \/ b \notin pr.replicas
     THEN \* deleted: remove the logs it can reach, abort a move; since the fix of
          \* KAFKA-17190 the assignments manager also forgets the partition (the
-         \* buggy one kept it)
-         {[log |-> [cur |-> L.cur \ online[b], fut |-> NONE, phase |-> "none"],
+         \* buggy one kept it).  BugKeepFutureOnDelete: the move's fetcher is
+         \* stopped but only the current log is deleted; the future log (kept
+         \* apart, in LogManager's futureLogs) stays on disk, a stray.
+         {[log |-> IF BugKeepFutureOnDelete /\ L.fut # NONE
+                   THEN [cur |-> L.cur \ online[b], fut |-> L.fut, phase |-> "stopped"]
+                   ELSE [cur |-> L.cur \ online[b], fut |-> NONE, phase |-> "none"],
            q |-> IF BugRetryDeletedTopic THEN q0 ELSE NONE]}
     ELSE IF ~IsMulti(b)
     THEN \* single log dir: the replica lives in it; dirs are not communicated,
@@ -498,12 +507,19 @@ AssignResponse(b) ==
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
 
+\* The failure of dir d concerns the move of L: d holds its future log or its
+\* current log.  BugKeepMoveOnSourceFailure: only partitions whose future log
+\* is on the failed dir lose their alter-log-dirs fetcher; a move whose source
+\* failed goes on copying from an offline log and is never reverted.
+MoveTouches(L, d) ==
+    MoveUnderWay(L) /\ (L.fut = d \/ (d \in L.cur /\ ~BugKeepMoveOnSourceFailure))
+
 \* What happens to a move when dir d fails ("Intra-broker replica movement"):
 \* the move stops (ReplicaManager.handleLogDirFailure removes the alter-log-dirs
 \* fetcher) but the future log stays on its disk, failed or not, where a
 \* restart may find it (KAFKA-16082).
 AbortMove(L, d) ==
-    IF MoveUnderWay(L) /\ (L.fut = d \/ d \in L.cur)
+    IF MoveTouches(L, d)
     THEN [L EXCEPT !.phase = "stopped"]
     ELSE L
 
@@ -519,7 +535,7 @@ RevertEntry(b, p, d) ==
         q0 == queue[b][p]
         sent == \/ L.phase = "acked"
                 \/ inflight[b] # NONE /\ inflight[b].asg[p] = L.fut
-    IN IF ~MoveUnderWay(L) \/ (L.fut # d /\ d \notin L.cur) THEN q0
+    IN IF ~MoveTouches(L, d) THEN q0
        ELSE IF L.fut = d
        THEN IF q0 = d \/ (sent /\ ~BugNoRevertOnAbort) THEN TheDir(L.cur) ELSE q0
        ELSE IF q0 = L.fut \/ sent THEN (IF Revision = "a" THEN d ELSE LOST) ELSE q0
@@ -751,13 +767,17 @@ MoveStart(b, p, d) ==
                    ctrlVars, rejected, unfencedWith>>
 
 \* The future replica first catches up: instead of promoting it, the broker
-\* queues the assignment to its dir and keeps copying.
+\* queues the assignment to its dir and keeps copying (ReplicaAlterLogDirsThread:
+\* ReassignmentState.Queued; the controller's answer makes it Accepted).
+\* BugPromoteBeforeAck: the state is set to Accepted when the assignment is
+\* queued, not by the callback run on the controller's answer; the future log
+\* is promoted while the metadata still names the old dir, whose log is gone.
 MoveCaughtUp(b, p) ==
     /\ alive[b]
     /\ logs[b][p].phase = "copying"
     /\ logs[b][p].cur \subseteq online[b]
     /\ logs[b][p].fut \in online[b]
-    /\ logs' = [logs EXCEPT ![b][p].phase = "caught"]
+    /\ logs' = [logs EXCEPT ![b][p].phase = IF BugPromoteBeforeAck THEN "acked" ELSE "caught"]
     /\ queue' = [queue EXCEPT ![b][p] = logs[b][p].fut]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
                    inflight, hbPending, hbResp, ctrlVars, histVars>>

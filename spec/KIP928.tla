@@ -51,7 +51,8 @@ CONSTANTS
     \* variants (all FALSE in the correct configurations)
     BugAppendWhenSaturated,  \* appends continue on a saturated dir while it has room
     NoReservedFile,          \* the KIP's alternative without a space-of-last-resort
-    BugKeepSaturatedLeader   \* the controller moves leadership off offline dirs only
+    BugKeepSaturatedLeader,  \* the controller moves leadership off offline dirs only
+    BugImpairWholeBroker     \* a dir event is handled as the loss of every dir of the broker
 
 Partitions == 1..NumPartitions
 Dirs == Brokers \X (1..DirsPerBroker)
@@ -64,7 +65,8 @@ ASSUME /\ Behaviour \in {"today", "kip"}
        /\ MaxOffset \in Nat /\ MaxRestarts \in Nat
        /\ NONE \notin Brokers
        /\ \A flag \in {EnableIoErrors, EnableDeletion, EnableRetention, EnableRestart,
-                       BugAppendWhenSaturated, NoReservedFile, BugKeepSaturatedLeader} :
+                       BugAppendWhenSaturated, NoReservedFile, BugKeepSaturatedLeader,
+                       BugImpairWholeBroker} :
               flag \in BOOLEAN
 
 VARIABLES
@@ -219,10 +221,12 @@ IoError(d) ==
 \* The controller handles b's dir events: it asks the broker which replicas
 \* are impaired (offline, or saturated under the KIP), elects new leaders for
 \* the partitions led from them and shrinks their ISRs.  (BugKeepSaturatedLeader:
-\* only offline replicas count as impaired.)
+\* only offline replicas count as impaired.  BugImpairWholeBroker: the event is
+\* handled like a broker failure, every replica of the broker counts as
+\* impaired, also those on its dirs that still have room.)
 HandleDirEvent(b) ==
     /\ pending[b] # {}
-    /\ LET imp == impaired[b] \cup pending[b]
+    /\ LET imp == impaired[b] \cup (IF BugImpairWholeBroker THEN DirsOfBroker(b) ELSE pending[b])
            healthy(c, p) == IF c = b THEN HealthyWith(b, p, imp) ELSE HealthyInCtrl(c, p)
            gone(p) == topic[p] = "live" /\ ~healthy(b, p)
            others(p) == {c \in isr[p] \ {b} : healthy(c, p)}

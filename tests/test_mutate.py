@@ -180,12 +180,16 @@ def test_the_kip858_actions_are_found_through_extends():
     loaded = load_spec(entry.spec_path, entry.config_path, entry.lib_paths)
     promote = [(m.id, m.change) for m in M.derive(loaded)[0]
                if m.action == "MovePromote"]
-    assert promote[:3] == [
+    assert [x for x in promote if ":widen@" not in x[0]][:3] == [
         ("MovePromote:drop@2:8", "drop guard `alive[b]`"),
         ("MovePromote:drop@3:8", 'drop guard `logs[b][p].phase = "acked"`'),
         ("MovePromote:negate@3:8",
          '`logs[b][p].phase = "acked"` -> `logs[b][p].phase # "acked"`')]
-    assert len(promote) == 7
+    # the widening "promote in phase caught too", among the others of the phase's type set
+    assert [c for i, c in promote if ":widen@" in i] == [
+        f'`logs[b][p].phase = "acked"` -> `logs[b][p].phase \\in {{"acked", "{o}"}}`'
+        for o in ("none", "copying", "caught", "stopped")]
+    assert len(promote) == 11
 
 
 def test_parentheses_the_span_leaves_out_are_part_of_the_edit(tmp_path):
@@ -206,3 +210,52 @@ def test_parentheses_the_span_leaves_out_are_part_of_the_edit(tmp_path):
          "        /\\ UNCHANGED x")]
     report = M.run(str(tmp_path / "Paren.tla"), str(tmp_path / "Paren.cfg"))
     assert [m["fate"] for m in report.mutants] == ["undecided", "survived", "survived"]
+
+
+# (id, fate, killing property, counterexample length) of the widening mutants of Phases.tla.
+WIDENED = [
+    ("Start:widen@1:13", "survived", None, None),
+    ("Start:widen@1:13/2", "survived", None, None),
+    ("Start:widen@2:13", "killed", "NeverOff", 2),
+    ("Finish:widen@1:14", "killed", "CountsFinishes", 2),
+    ("Finish:widen@1:14/2", "survived", None, None),
+    ("Finish:widen@3:14", "killed", "NeverOff", 3),
+    ("Finish:widen@4:14", "survived", None, None),
+]
+
+
+def test_widening_admits_one_more_value_of_the_type_set():
+    spec, cfg = str(HERE / "Phases.tla"), str(HERE / "Phases.cfg")
+    report = M.run(spec, cfg)
+    assert [f for f in fates(report) if ":widen@" in f[0]] == WIDENED
+    assert report.totals == {"mutants": 16, "checked": 16, "killed": 7, "survived": 9,
+                             "invalid": 0, "undecided": 0, "equivalent": 0}
+    by_id = {m["id"]: m for m in report.mutants}
+    # a guard `x = c`: the other values of the set TypeOK gives x
+    assert by_id["Finish:widen@1:14"]["change"] == \
+        '`phase = "busy"` -> `phase \\in {"busy", "idle"}`'
+    assert by_id["Finish:widen@1:14"]["after"] == 'Finish == /\\ phase \\in {"busy", "idle"}'
+    # an effect `v' = e`: the whole type set of v, when it is written out
+    assert by_id["Start:widen@2:13"]["change"] == \
+        '`phase\' = "busy"` -> `phase\' \\in {"idle", "busy", "off"}`'
+    assert by_id["Finish:widen@4:14"]["change"] == "`k' = k + 1` -> `k' \\in 0..2`"
+    # a survivor that reaches the original's states only
+    assert by_id["Finish:widen@4:14"]["distinct_states"] == report.original["distinct_states"]
+
+
+def test_promotion_widened_to_phase_caught_is_killed_on_kip858():
+    # "promote in phase caught too" (before the controller's ack) used to survive every property
+    entry = load_manifest().get("KIP858_a_small_moves")
+    loaded = load_spec(entry.spec_path, entry.config_path, entry.lib_paths)
+    target = "MovePromote:widen@3:8/3"
+    others = {m.id: "checked elsewhere" for m in M.derive(loaded)[0]
+              if m.action == "MovePromote" and m.id != target}
+    report = M.run(str(entry.spec_path), str(entry.config_path),
+                   tuple(str(p) for p in entry.lib_paths), actions=("MovePromote",),
+                   equivalents=others)
+    (m,) = [m for m in report.mutants if m["id"] == target]
+    assert m["change"] == ('`logs[b][p].phase = "acked"` -> '
+                           '`logs[b][p].phase \\in {"acked", "caught"}`')
+    assert (m["fate"], m["property"], m["verdict"], m["trace_length"]) == (
+        "killed", "PromoteOnlyAfterAck", "property", 7)
+    assert report.totals["checked"] == 1

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 from checker import verdicts as V
 from checker.api import check
 from checker.engine import checkpoint as C
-from checker.engine.frontier import Frontier
+from checker.engine.frontier import Frontier, Spool
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "tests" / "specs"
@@ -246,6 +247,44 @@ def test_a_spilling_frontier_gives_the_same_answers_on_the_test_specs(spec, cfg)
     def run(limit):
         return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", frontier_states=limit)
     assert figures(run(1)) == figures(run(None))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_workers_spill_their_share_of_the_frontier_and_count_the_same(tmp_path, name,
+                                                                      monkeypatch):
+    spec, cfg = grid(tmp_path, name)
+    whole = figures(check(spec, cfg, workers=2, frontier_states=None))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    seen: list[int] = []
+
+    def progress(distinct, generated, queue, depth):  # between two levels
+        seen.append(len(list(scratch.glob("kipcheck-workers-*/kipcheck-frontier-*/*.pkl"))))
+
+    spilled = check(spec, cfg, workers=2, frontier_states=7, progress=progress)
+    assert figures(spilled) == whole
+    assert whole["verdict"] == CONFIGS[name][1]
+    assert max(seen) > 2  # batch files were there during the search
+    assert list(scratch.iterdir()) == []  # and are gone after it
+
+
+def test_a_spool_reads_back_in_order_and_picks_by_index(tmp_path):
+    s = Spool(limit=6, directory=str(tmp_path))
+    items = s.items
+    for i in range(50):
+        items.append(i)
+        items = s.roll()
+    s.extend(range(50, 53))
+    assert len(s) == 53 and list(s) == list(range(53)) and list(s) == list(range(53))
+    assert s.files_written > 5 and s.in_memory <= 6
+    assert list(s.pick([0, 3, 4, 17, 40, 52])) == [0, 3, 4, 17, 40, 52]
+    assert list(s.pick([])) == []
+    s.close()
+    assert list(tmp_path.iterdir()) == [] and list(s) == []
+    plain = Spool()
+    plain.extend(range(5))
+    assert plain.chunks == [] and list(plain.pick([1, 4])) == [1, 4]
 
 
 def test_the_frontier_is_first_in_first_out_through_spills_snapshots_and_reloads(tmp_path):

@@ -24,7 +24,9 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import pickle
+import shutil
 import signal
+import tempfile
 import time
 import traceback
 from operator import itemgetter
@@ -33,6 +35,7 @@ import numpy as np
 
 from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
 from ..engine.fingerprints import Parent, key_function, successor_keys
+from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
 from ..verdicts import ERROR
@@ -75,6 +78,12 @@ def _in_model(model: Model, state, succ) -> bool:
         c(state, succ) for c in model.action_constraints)
 
 
+def _claims(cands: list):
+    """(fingerprints, positions) of candidate successors, as arrays."""
+    return (np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands)),
+            np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands)))
+
+
 def _initial(model: Model, key_of):
     """The initial states in order: (state, fingerprint or None if outside the constraints)
     for every generated one."""
@@ -96,12 +105,13 @@ def _rebuild(recipe) -> Model:
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 
 
-def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
+def _worker_main(conn, recipe, me: int, n: int, stop=None, limit=None, spill=None) -> None:
     gc.disable()  # as in the local search: states never form cycles (see engine.explore)
     if stop is not None:  # checkpoints: the coordinator decides when to stop (see _Pauses)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = None
     try:
-        worker = _Worker(_rebuild(recipe), me, n)
+        worker = _Worker(_rebuild(recipe), me, n, limit, spill)
         worker.stop = stop
         conn.send(("ready", None))
         while True:
@@ -119,26 +129,48 @@ def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
                                  getattr(e, "message", None))))
         except Exception:  # noqa: BLE001
             pass
+    finally:
+        if worker is not None:
+            worker.close()
 
 
 class _Worker:
-    def __init__(self, model: Model, me: int, n: int):
+    def __init__(self, model: Model, me: int, n: int, limit: int | None = None,
+                 spill: str | None = None):
         self.model, self.me, self.n = model, me, n
         self.key_of = key_function(model.fingerprint)
         self.incremental = model.fingerprint is None
         self.table = FingerprintTable()
         self.links = ParentLinks()
-        self.frontier: list = []  # (state, fingerprint), in rank order
+        # This worker's share of the level and its candidate successors each keep at most
+        # `limit` states in memory; the rest wait in batch files under `spill`.
+        self.limit, self.spill = limit, spill
+        self.frontier = self._spool()  # (state, fingerprint), in rank order
+        self.ranks = np.zeros(0, dtype=np.int64)
+        self.cands = None
         self.level = 1
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
         self.stop = None  # an Event set when the level in progress is to be abandoned
         self.generated_by = [0] * len(self.acts)  # the fast loop's part of coverage[i][1]
 
+    def _spool(self) -> Spool:
+        return Spool(self.limit, self.spill)
+
+    def _replace_frontier(self, frontier: Spool) -> None:
+        self.frontier.close()
+        self.frontier = frontier
+
+    def close(self) -> None:
+        self.frontier.close()
+        if self.cands is not None:
+            self.cands.close()
+
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
         seen = set()
         rank = 0
+        mine = []
         for s, fp in _initial(self.model, self.key_of):
             if fp is None or fp in seen:
                 continue
@@ -146,10 +178,13 @@ class _Worker:
             if _owner(fp, self.n) == self.me:
                 self.table.add(fp)
             if rank % self.n == self.me:
-                self.frontier.append((s, fp))
+                mine.append((s, fp))
                 self.links.add(1, fp, 0, -1)
             rank += 1
-        return len(self.frontier)
+        frontier = self._spool()
+        frontier.extend(mine)
+        self._replace_frontier(frontier)
+        return len(frontier)
 
     def settle(self, ranks, gives):
         """Take the new level's global ranks; hand `count` states to each (worker, count) in
@@ -162,27 +197,43 @@ class _Worker:
             picked = np.unique(np.linspace(0, n - 1, total).round().astype(np.int64))
             keep = np.ones(n, dtype=bool)
             keep[picked] = False
+            to = np.full(n, -1, dtype=np.int64)  # the receiver of each state, -1: kept
             at = 0
-            for dst, count in gives:
+            for k, (dst, count) in enumerate(gives):
                 idx = picked[at:at + count]
                 at += count
-                out.append((dst, [self.frontier[i] for i in idx.tolist()], ranks[idx]))
-            self.frontier = [f for f, k in zip(self.frontier, keep.tolist(), strict=True) if k]
+                to[idx] = k
+                out.append((dst, [], ranks[idx]))
+            kept = self._spool()
+            kept.extend(self._split(to, [states for _, states, _ in out]))
+            self._replace_frontier(kept)
             self.ranks = ranks[keep]
         return out
+
+    def _split(self, to, given):
+        """The frontier's states kept; those given away go into their receiver's list."""
+        for item, k in zip(self.frontier, to.tolist(), strict=True):
+            if k < 0:
+                yield item
+            else:
+                given[k].append(item)
 
     def take(self, batches) -> None:
         """Receive states handed over by other workers; keep the share in rank order."""
         if not batches:
             return
-        frontier = self.frontier
+        mine = len(self.frontier)
+        theirs: list = []
         ranks = [self.ranks]
         for states, r in batches:
-            frontier = frontier + states
+            theirs += states
             ranks.append(r)
         ranks = np.concatenate(ranks)
         order = np.argsort(ranks, kind="stable")
-        self.frontier = [frontier[i] for i in order.tolist()]
+        own = iter(self.frontier)  # in rank order already: its states come in turn
+        merged = self._spool()
+        merged.extend(next(own) if i < mine else theirs[i - mine] for i in order.tolist())
+        self._replace_frontier(merged)
         self.ranks = ranks[order]
 
     def expand(self):
@@ -199,7 +250,10 @@ class _Worker:
         acts, coverage = self.acts, self.coverage
         plain = not model.constraints and not model.action_constraints
         action_props = model.action_properties
-        self.cands = cands = []  # (fingerprint, position, state, parent fp, action index, j)
+        # (fingerprint, position, state, parent fp, action index, j), spilled past the limit
+        self.cands = spool = self._spool()
+        cands, chunk = spool.items, spool.chunk
+        index: list = []  # (fingerprints, positions) of each closed chunk of candidates
         local: dict = {}
         generated = 0
         event = None
@@ -207,10 +261,15 @@ class _Worker:
         emit = buf.append
         fast = self.incremental and plain and not action_props
         generated_by = self.generated_by
+        j = -1
         for j, (state, pfp) in enumerate(self.frontier):
             if stop is not None and j & 1023 == 1023 and stop.is_set():
+                spool.close()
                 self.cands = None
                 return generated, _ABANDONED, None
+            if len(cands) >= chunk:
+                index.append(_claims(cands))
+                cands = spool.roll()
             r = int(ranks[j]) << _IDX_BITS
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of
@@ -269,10 +328,11 @@ class _Worker:
             if idx == 0 and model.check_deadlock:
                 event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                 break
-        self.expanded = j + 1 if self.frontier else 0
+        self.expanded = j + 1
         self.frontier_size = len(self.frontier)
-        fps = np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands))
-        keys = np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands))
+        index.append(_claims(cands))
+        fps = np.concatenate([f for f, _ in index])
+        keys = np.concatenate([k for _, k in index])
         self.cand_keys = keys
         owners = (fps >> np.uint64(32)) % np.uint64(self.n)
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
@@ -297,16 +357,18 @@ class _Worker:
         won = np.sort(np.concatenate([idx[m] for idx, m in zip(self.claim_index, masks,
                                                                    strict=True)]))
         model = self.model
-        cands = self.cands
         nxt = self.level + 1
-        frontier = []
+        frontier = self._spool()
+        items, chunk = frontier.items, frontier.chunk
         keys = self.cand_keys[won]
         event = None
         checks = bool(model.invariants)
-        coverage, add_link, keep = self.coverage, self.links.add, frontier.append
+        coverage, add_link, keep = self.coverage, self.links.add, items.append
         parents = []  # the frontier index of each won successor's parent
-        for i in won.tolist():
-            fp, pos, succ, pfp, ai, j = cands[i]
+        for fp, pos, succ, pfp, ai, j in self.cands.pick(won.tolist()):
+            if len(items) >= chunk:
+                items = frontier.roll()
+                keep = items.append
             parents.append(j)
             coverage[ai][0] += 1
             add_link(nxt, fp, pfp, ai)
@@ -316,8 +378,9 @@ class _Worker:
                 if bad is not None:
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
                              (self.level, pfp, ai, fp))
+        self.cands.close()
         self.cands = self.cand_keys = None
-        self.frontier = frontier
+        self._replace_frontier(frontier)
         self.level = nxt
         fresh = np.bincount(np.asarray(parents, dtype=np.int64), minlength=self.expanded)
         return keys, event, np.minimum(fresh, 31)
@@ -326,6 +389,8 @@ class _Worker:
         """Forget an abandoned level's expansion: the worker is as at the level's start."""
         self.coverage = self.coverage_before
         self.generated_by = [0] * len(self.acts)
+        if self.cands is not None:
+            self.cands.close()
         self.cands = None
 
     def _fold_counts(self) -> None:
@@ -346,8 +411,10 @@ class _Worker:
         """Take this worker's part of a snapshot; return its share's ranks."""
         from ..engine import checkpoint
 
-        self.table, self.frontier, self.ranks = checkpoint.load_part(
-            directory, self.me, self.links, files)
+        frontier = self._spool()
+        self.table, self.ranks = checkpoint.load_part(directory, self.me, self.links, files,
+                                                      frontier)
+        self._replace_frontier(frontier)
         self.coverage, self.level = coverage, level
         return self.ranks
 
@@ -399,13 +466,20 @@ class _Coordinator:
         self.pauses = None
         if plan is not None and plan.directory is not None:
             self.pauses = _Pauses(plan, ctx.Event())
+        # Each worker keeps its part of the queued states within the one --frontier-states
+        # bound; what is over waits in a directory this process removes, whatever happens.
+        limit = self.search.frontier_states
+        spill = None
+        if limit is not None:
+            limit = max(1, -(-limit // self.n))
+            spill = tempfile.mkdtemp(prefix="kipcheck-workers-")
         # Nothing a worker computes depends on hash(): each has its own hash seed.
         try:
             for w in range(self.n):
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_worker_main, daemon=True,
                                 args=(theirs, self.model.recipe, w, self.n,
-                                      self.pauses and self.pauses.stop))
+                                      self.pauses and self.pauses.stop, limit, spill))
                 p.start()
                 theirs.close()
                 self.conns.append(mine)
@@ -432,6 +506,8 @@ class _Coordinator:
                 p.join(timeout=5)
                 if p.is_alive():
                     p.terminate()
+            if spill is not None:
+                shutil.rmtree(spill, ignore_errors=True)
         result.seconds = time.perf_counter() - started
         return result
 

@@ -26,6 +26,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -213,11 +214,11 @@ def write_parents(directory: str, part: int, links) -> None:
             np.asarray(links.level_starts, dtype=np.int64))
 
 
-def write_batches(directory: str, prefix: str, items: list) -> list[list]:
-    """`items` as pickled batch files prefix-NNNNN.pkl; [[name, count], ...]."""
+def write_batches(directory: str, prefix: str, items) -> list[list]:
+    """`items` (any iterable) as pickled batch files prefix-NNNNN.pkl; [[name, count], ...]."""
     out = []
-    for start in range(0, len(items), FRONTIER_BATCH):
-        part = items[start:start + FRONTIER_BATCH]
+    it = iter(items)
+    while part := list(islice(it, FRONTIER_BATCH)):
         name = f"{prefix}-{len(out):05d}.pkl"
         with open(os.path.join(directory, name), "wb") as f:
             pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
@@ -225,15 +226,14 @@ def write_batches(directory: str, prefix: str, items: list) -> list[list]:
     return out
 
 
-def read_batches(directory: str, files: list[list]) -> list:
-    out: list = []
+def read_batches(directory: str, files: list[list]):
+    """The items of the batch files `write_batches` wrote, in order, a file at a time."""
     for name, _ in files:
         with open(os.path.join(directory, name), "rb") as f:
-            out.extend(pickle.load(f))
-    return out
+            yield from pickle.load(f)
 
 
-def save_part(directory: str, part: int, table, links, frontier: list, ranks, coverage):
+def save_part(directory: str, part: int, table, links, frontier, ranks, coverage):
     """One process's part of a level-boundary snapshot (the workers backend): its visited
     fingerprints, parent links, share of the level and those states' ranks. Returns the
     frontier's batch files and the coverage, for the manifest."""
@@ -243,15 +243,17 @@ def save_part(directory: str, part: int, table, links, frontier: list, ranks, co
     return write_batches(directory, f"frontier-{part}", frontier), coverage
 
 
-def load_part(directory: str, part: int, links, files):
-    """(visited table, frontier, ranks) of one process's part; fills the empty `links`."""
+def load_part(directory: str, part: int, links, files, frontier):
+    """(visited table, ranks) of one process's part; fills the empty `links` and the empty
+    `frontier` (a Spool)."""
     from .store import FingerprintTable
 
     snap = Snapshot(Path(directory), {})
     table = FingerprintTable.of(load_visited(snap, part))
     load_parents(snap, part, links)
     ranks = np.load(os.path.join(directory, f"ranks-{part}.npy"))
-    return table, read_batches(directory, files), ranks
+    frontier.extend(read_batches(directory, files))
+    return table, ranks
 
 
 def load_visited(snapshot: Snapshot, part: int) -> np.ndarray:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 import pickle
 import shutil
 import signal
@@ -30,6 +31,7 @@ import tempfile
 import time
 import traceback
 from operator import itemgetter
+from pathlib import Path
 
 import numpy as np
 
@@ -148,6 +150,9 @@ class _Worker:
         self.frontier = self._spool()  # (state, fingerprint), in rank order
         self.ranks = np.zeros(0, dtype=np.int64)
         self.cands = None
+        # States of the next level already found (a resumed one-process snapshot), and ranks
+        self.carry: Spool | None = None
+        self.carry_ranks = None
         self.level = 1
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
@@ -162,9 +167,9 @@ class _Worker:
         self.frontier = frontier
 
     def close(self) -> None:
-        self.frontier.close()
-        if self.cands is not None:
-            self.cands.close()
+        for spool in (self.frontier, self.cands, self.carry):
+            if spool is not None:
+                spool.close()
 
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
@@ -358,7 +363,8 @@ class _Worker:
                                                                    strict=True)]))
         model = self.model
         nxt = self.level + 1
-        frontier = self._spool()
+        frontier = self._spool() if self.carry is None else self.carry
+        self.carry = self.carry_ranks = None
         items, chunk = frontier.items, frontier.chunk
         keys = self.cand_keys[won]
         event = None
@@ -405,18 +411,46 @@ class _Worker:
 
         self._fold_counts()
         return checkpoint.save_part(directory, self.me, self.table, self.links,
-                                    self.frontier, self.ranks, self.coverage)
+                                    self.frontier, self.ranks, self.coverage, self.carry,
+                                    self.carry_ranks)
 
-    def restore(self, directory: str, files, coverage, level: int) -> int:
-        """Take this worker's part of a snapshot; return its share's ranks."""
-        from ..engine import checkpoint
+    def restore(self, directory: str, manifest: dict, coverage):
+        """Take this worker's part of a snapshot of any backend and worker count: the visited
+        fingerprints and parent links it owns, and every n-th state of the queue by rank.
+        A snapshot of one process can end a level and begin the next: the next level's states
+        are carried aside, ahead of what this level adds (see commit). Returns (ranks, ranks of
+        the carried states, the level, [states of the level, states carried])."""
+        from ..engine import checkpoint as C
 
-        frontier = self._spool()
-        self.table, self.ranks = checkpoint.load_part(directory, self.me, self.links, files,
-                                                      frontier)
-        self._replace_frontier(frontier)
-        self.coverage, self.level = coverage, level
-        return self.ranks
+        snapshot = C.Snapshot(Path(directory), manifest)
+        n, me = np.uint64(self.n), np.uint64(self.me)
+
+        def mine(fps):
+            return (fps >> np.uint64(32)) % n == me
+
+        self.table = FingerprintTable.of(C.owned_visited(snapshot, mine))
+        self.links.close()
+        self.links = ParentLinks()
+        C.load_links(snapshot, self.links, mine)
+        shares = (self._spool(), self._spool())
+        ranks: tuple = ([], [])
+        counts = [0, 0]
+        first = None
+        for state, fp, level in C.queue_of(snapshot):
+            if first is None:
+                first = level
+            k = level - first  # 0: the level, 1: the next
+            if counts[k] % self.n == self.me:
+                shares[k].items.append((state, fp))
+                shares[k].roll()
+                ranks[k].append(counts[k])
+            counts[k] += 1
+        self._replace_frontier(shares[0])
+        self.ranks = np.asarray(ranks[0], dtype=np.int64)
+        if counts[1]:
+            self.carry, self.carry_ranks = shares[1], np.asarray(ranks[1], dtype=np.int64)
+        self.coverage, self.level = coverage, first
+        return self.ranks, self.carry_ranks, first, counts
 
     def find(self, level: int, fp: int):
         return self.links.find(level, fp)
@@ -457,6 +491,7 @@ class _Coordinator:
         self.n = search.workers
         self.init_keys = None
         self.distinct = self.generated = self.depth = self.left = 0  # so far, if interrupted
+        self.carried, self.carry_ranks = 0, None  # see _Worker.restore
 
     def run(self) -> Result:
         started = time.perf_counter()
@@ -618,6 +653,10 @@ class _Coordinator:
                                        depth, outdeg)
             everything = np.sort(np.concatenate(keys))
             ranks = [np.searchsorted(everything, k) for k in keys]
+            if self.carry_ranks is not None:  # the states carried come first (see restore)
+                ranks = [np.concatenate([c, r + self.carried])
+                         for c, r in zip(self.carry_ranks, ranks, strict=True)]
+                self.carry_ranks = None
             self._balance(ranks)
             level += 1
             if search.progress is not None:
@@ -642,10 +681,11 @@ class _Coordinator:
             path = writer.commit({
                 "identity": plan.identity, "backend": "workers", "parts": self.n,
                 "distinct": distinct, "generated": generated, "depth": depth, "level": level,
-                "queue": sum(n for files, _ in parts for _, n in files),
-                "coverage": self._coverage([(cov, 0) for _, cov in parts]),
-                "outdegree": [int(x) for x in outdeg], "frontier": [f for f, _ in parts],
-                "part_coverage": [cov for _, cov in parts]})
+                "queue": sum(n for files, _, carry in parts for _, n in files + carry),
+                "coverage": self._coverage([(cov, 0) for _, cov, _ in parts]),
+                "outdegree": [int(x) for x in outdeg], "frontier": [f for f, _, _ in parts],
+                "carry": [c for _, _, c in parts], "part_coverage": [cov for _, cov, _ in parts],
+                "seconds": round(plan.seconds(), 3)})
         except OSError as e:
             if writer is not None:
                 writer.abandon()
@@ -659,13 +699,23 @@ class _Coordinator:
     def _restore(self, snapshot):
         """The coordinator's counters at the start of a snapshot's level; the workers take
         their parts."""
+        from ..engine import checkpoint as C
+
         m = snapshot.manifest
-        with open(snapshot.file("init-keys.pkl"), "rb") as f:
-            self.init_keys = pickle.load(f)
-        ranks = self._all("restore", [(str(snapshot.path), m["frontier"][w],
-                                       m["part_coverage"][w], m["level"])
-                                      for w in range(self.n)])
-        return (m["generated"], m["distinct"], m["depth"], m["level"], ranks,
+        if os.path.exists(snapshot.file("init-keys.pkl")):
+            with open(snapshot.file("init-keys.pkl"), "rb") as f:
+                self.init_keys = pickle.load(f)
+        else:
+            self.init_keys = self._ask(0, "init_keys")
+        total = C.coverage_by_action(snapshot, [a.name for a in self.model.actions])
+        none = [[0, 0] for _ in total]
+        answers = self._all("restore", [(str(snapshot.path), m, total if w == 0 else none)
+                                        for w in range(self.n)])
+        ranks = [a[0] for a in answers]
+        _, _, level, (_, self.carried) = answers[0]
+        if self.carried:
+            self.carry_ranks = [a[1] for a in answers]
+        return (m["generated"], m["distinct"], m["depth"], level, ranks,
                 np.array(m["outdegree"], dtype=np.int64))
 
     def _balance(self, ranks) -> None:

@@ -35,11 +35,22 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
+from ..engine.explore import (
+    FAILURES,
+    IN_CONSTRAINT,
+    STORE_FAILED,
+    _failure,
+    _in_property,
+    _outdegree,
+    _replay,
+    _Stop,
+    check_invariants,
+    collision_estimate,
+)
 from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
-from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
+from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
 from ..verdicts import ERROR
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
@@ -61,18 +72,18 @@ def _owner(fp: int, n: int) -> int:
 
 def _check_invariants(model: Model, state):
     """None, or (verdict, property, message, error_at, exception) for the first invariant
-    that fails on `state`."""
-    for name, pred in model.invariants:
-        try:
-            ok = pred(state)
-        except EVAL_ERRORS as e:
-            return ("error", name, error_message(e), ("invariant", name), e)
-        if ok is not True:
-            if ok is not False:
-                return ("error", name, f"The invariant {name} is not a boolean",
-                        ("invariant", name), None)
-            return ("invariant", name, None, None, None)
+    that fails on `state`: the one process's check (engine.explore.check_invariants)."""
+    try:
+        check_invariants(model.invariants, state, list)
+    except _Stop as stop:
+        return stop.verdict, stop.prop, stop.message, stop.error_at, stop.exc
     return None
+
+
+def _event(order, stop: _Stop, where) -> tuple:
+    """A violation a worker reports: (order, verdict, property, message, error_at, where);
+    the exception stays behind (the coordinator evaluates again to locate it)."""
+    return (order, stop.verdict, stop.prop, stop.message, stop.error_at, where)
 
 
 def _in_model(model: Model, state, succ) -> bool:
@@ -93,7 +104,10 @@ def _initial(model: Model, key_of):
         model.set_level(0)
     out = []
     for s in model.init():
-        in_model = all(c(s) for c in model.constraints)
+        try:
+            in_model = all(c(s) for c in model.constraints)
+        except FAILURES:  # the coordinator meets it too, and reports it (see _search)
+            break
         out.append((s, key_of(s) if in_model else None))
     return out
 
@@ -281,13 +295,13 @@ class _Worker:
             buf.clear()
             try:
                 expand(state, emit)
-            except EVAL_ERRORS as e:
+            except FAILURES as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
                 where = acts[cur].label
                 generated += sum(1 for x in buf if type(x) is not int)
-                event = ((r - 1, 0), "error", None,
-                         f"{error_message(e)}\nThe error occurred in action {where}.",
-                         ("action", where), (level, pfp, None, None))
+                event = _event((r - 1, 0), _failure(e, [], f"The error occurred in action "
+                                                    f"{where}.", ("action", where)),
+                               (level, pfp, None, None))
                 break
             if fast:  # the default: fingerprints of the whole expansion at once
                 succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf,
@@ -310,7 +324,14 @@ class _Worker:
                 coverage[ai][1] += 1
                 pos = r | idx
                 idx += 1
-                if plain or _in_model(model, state, succ):
+                try:
+                    in_model = plain or _in_model(model, state, succ)
+                except FAILURES as e:
+                    event = _event((pos, 0), _failure(e, [], IN_CONSTRAINT,
+                                                      ("constraint", None)),
+                                   (level, pfp, ai, key_of(succ)))
+                    break
+                if in_model:
                     fp = key_of(succ)
                     if fp not in local:
                         local[fp] = len(cands)
@@ -322,9 +343,13 @@ class _Worker:
                                  (level, pfp, ai, key_of(succ)))
                         break
                 for name, pred in action_props:
-                    if pred(state, succ) is not True:
-                        event = ((pos, 1), "property", name, None, None,
-                                 (level, pfp, ai, key_of(succ)))
+                    try:
+                        holds = pred(state, succ)
+                    except FAILURES as e:
+                        holds = _failure(e, [], _in_property(name), ("property", name), name)
+                    if holds is not True:
+                        stop = holds if type(holds) is _Stop else _Stop("property", name, [])
+                        event = _event((pos, 1), stop, (level, pfp, ai, key_of(succ)))
                         break
                 if event is not None:
                     break
@@ -585,10 +610,21 @@ class _Coordinator:
         seen = set()
         if model.set_level:
             model.set_level(0)
-        self.init_keys = self._ask(0, "init_keys")
-        for s, fp in zip(model.init(), self.init_keys, strict=True):
+        try:
+            inits = list(model.init())
+        except FAILURES as e:
+            return self._stopped(_failure(e, [], None, ("init", None)), 0, 0, 0)
+        keys = self._ask(0, "init_keys")  # up to a state whose constraint fails
+        self.init_keys = keys + [None] * (len(inits) - len(keys))
+        for s, fp in zip(inits, self.init_keys, strict=True):
             generated += 1
             coverage["<Init>"][1] += 1
+            try:
+                in_model = all(c(s) for c in model.constraints)
+            except FAILURES as e:
+                return self._stopped(_failure(e, [Step(None, s)], IN_CONSTRAINT,
+                                              ("constraint", None)), generated, distinct, depth)
+            assert in_model == (fp is not None)
             new = fp is not None and fp not in seen
             if new:
                 seen.add(fp)
@@ -602,7 +638,13 @@ class _Coordinator:
                                         depth, bad[2], bad[3], bad[4])
             if new:
                 for name, pred in model.init_properties:
-                    if pred(s) is not True:
+                    try:
+                        holds = pred(s)
+                    except FAILURES as e:
+                        return self._stopped(_failure(e, [Step(None, s)], _in_property(name),
+                                                      ("property", name), name),
+                                             generated, distinct, depth)
+                    if holds is not True:
                         return self._result("property", name, [Step(None, s)], generated,
                                             distinct, depth)
         sizes = self._all("init", [()] * self.n)
@@ -772,7 +814,7 @@ class _Coordinator:
         states = self._ask(0, "replay", chain)
         trace = [step_of(None if a < 0 else model.actions[a], s)
                  for (_, a), s in zip(chain, states, strict=True)]
-        if verdict == "error":  # evaluate again here: the exception locates the expression
+        if error_at is not None:
             exc = self._reproduce(trace, error_at, level)
         result = self._result(verdict, prop, trace, generated, distinct, depth, message,
                               error_at, exc)
@@ -780,18 +822,32 @@ class _Coordinator:
         return result
 
     def _reproduce(self, trace, error_at, level):
+        """Evaluate again, here, what failed at the trace's last state: the exception locates
+        the expression."""
         model = self.model
+        kind, name = error_at
+        last = trace[-1].state
+        prev = trace[-2].state if len(trace) > 1 else None
+        if model.set_level:
+            model.set_level(level)
         try:
-            if error_at and error_at[0] == "invariant":
-                pred = dict(model.invariants)[error_at[1]]
-                pred(trace[-1].state)
-            elif error_at and error_at[0] == "action" and model.expand:
-                if model.set_level:
-                    model.set_level(level)
-                model.expand(trace[-1].state, lambda x: None)
-        except EVAL_ERRORS as e:
+            if kind == "invariant":
+                dict(model.invariants)[name](last)
+            elif kind == "action" and model.expand:
+                model.expand(last, lambda x: None)
+            elif kind == "constraint":
+                all(c(last) for c in model.constraints) and prev is not None and all(
+                    c(prev, last) for c in model.action_constraints)
+            elif kind == "property" and prev is not None:
+                dict(model.action_properties)[name](prev, last)
+        except FAILURES as e:
             return e
         return None
+
+    def _stopped(self, stop: _Stop, generated, distinct, depth) -> Result:
+        """The result of a stop met in the initial states."""
+        return self._result(stop.verdict, stop.prop, stop.trace, generated, distinct, depth,
+                            stop.message, stop.error_at, stop.exc)
 
     def _result(self, verdict, prop, trace, generated, distinct, depth, message=None,
                 error_at=None, exc=None) -> Result:

@@ -356,8 +356,8 @@ class _Worker:
                     except FAILURES as e:
                         holds = _failure(e, [], _in_property(name), ("property", name), name)
                     if holds is not True:
-                        stop = holds if type(holds) is _Stop else _Stop("property", name, [])
-                        event = _event((pos, 1), stop, (level, pfp, ai, key_of(succ)))
+                        why = holds if type(holds) is _Stop else _Stop("property", name, [])
+                        event = _event((pos, 1), why, (level, pfp, ai, key_of(succ)))
                         break
                 if event is not None:
                     break
@@ -632,14 +632,13 @@ class _Coordinator:
             except FAILURES as e:
                 return self._stopped(_failure(e, [Step(None, s)], IN_CONSTRAINT,
                                               ("constraint", None)), generated, distinct, depth)
-            assert in_model == (fp is not None)
-            new = fp is not None and fp not in seen
+            new = in_model and fp not in seen
             if new:
                 seen.add(fp)
                 distinct += 1
                 coverage["<Init>"][0] += 1
                 depth = 1
-            if new or fp is None:
+            if new or not in_model:
                 bad = _check_invariants(model, s)
                 if bad is not None:
                     return self._result(bad[0], bad[1], [Step(None, s)], generated, distinct,

@@ -8,6 +8,9 @@ A checkpoint is a directory; every backend writes the same layout:
         parents-P.bin           int64 records (fingerprint, parent fingerprint, action index)
         levels-P.npy            int64: where each level starts in parents-P.bin
         frontier-P-NNNNN.pkl    pickled batches of the states still to expand, in order
+        ranks-P.npy             (workers) each of part P's states' place in its level
+        carry-P-NNNNN.pkl       (workers resuming one process's snapshot) states of the next
+        carry-ranks-P.npy       level found already, and their places in it
 
 A snapshot is written into `.checkpoint-N.tmp` and renamed when complete, then older snapshots
 are removed: a run killed while writing leaves the previous snapshot usable. The manifest's

@@ -60,6 +60,7 @@ class Outcome:
     collision: float | None = None  # fingerprint collision estimate (None: whole states)
     store_bytes: int = 0  # memory of the visited store in fingerprint mode
     checkpoint: str | None = None  # the newest snapshot this run wrote (--checkpoint)
+    seconds_before: float = 0.0  # of `seconds`, what the runs before a --recover took
     # The .cfg's ALIAS on each state of the trace: (field names, values); None without one.
     # The printed trace shows it instead of the variables, as TLC's does.
     alias: list | None = None
@@ -84,6 +85,7 @@ class Outcome:
             "depth": self.depth, "trace_length": self.trace_length,
             "loop": self.loop,  # a lasso's cycle starts at this state index (0-based), or null
             "seconds": round(self.seconds, 3),
+            "seconds_before_recovery": round(self.seconds_before, 3),
             "coverage": {k: list(v) for k, v in self.coverage.items()},
             "visited_store_bytes": self.store_bytes,  # fingerprint table(s); 0: whole states
             "checkpoint": self.checkpoint,  # the newest snapshot written (--checkpoint), or null
@@ -193,6 +195,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             plan = _checkpoint_plan(built.model, loaded, constants, deadlock, max_depth,
                                     exact_states or not fingerprints, on_edge, workers,
                                     checkpoint, checkpoint_minutes, recover)
+            plan.started = started
         search = backends.Search(max_depth, progress, exact_states or not fingerprints,
                                  on_edge, workers, plan, frontier_states)
         result: Result = backends.run(built.model, search, built.warnings)
@@ -214,16 +217,17 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         failed = _postcondition(*built.postcondition)
         if failed is not None:
             verdict, prop, message, span = V.POSTCONDITION, built.postcondition[0], *failed
+    earlier = plan.earlier if plan is not None else 0.0  # a resumed search's earlier runs
     alias = None
     if built.alias is not None and result.trace:  # how the trace prints, never a verdict
         alias = model_builder.alias_trace(built.alias, [s.state for s in result.trace],
                                           result.loop, built.warnings, variables)
     return Outcome(verdict, prop, result.distinct, result.generated,
                    result.depth, result.left, result.trace, variables, result.coverage,
-                   time.perf_counter() - started, message, span, built.warnings,
+                   earlier + time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
                    result.collision, result.store_bytes, checkpoint=result.checkpoint,
-                   alias=alias)
+                   seconds_before=earlier, alias=alias)
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
@@ -253,10 +257,10 @@ def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, 
         {k: show(v) for k, v in (constants or {}).items()},
         {"deadlock": deadlock, "max_depth": max_depth},
         state_fingerprint((0, 1, True, False)))
-    backend, parts = ("workers", workers) if workers > 1 else ("local", 1)
     plan = Plan(directory or recover, minutes, None, ident)
-    if recover:
-        plan.recover = checkpoints.read(recover, ident, backend, parts)
+    if recover:  # any backend and worker count resumes any snapshot
+        plan.recover = checkpoints.read(recover, ident)
+        plan.earlier = plan.recover.manifest.get("seconds", 0.0)
     return plan
 
 

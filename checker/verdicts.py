@@ -62,7 +62,7 @@ MEANINGS = {
     EXIT_OK: "no error found (with --max-depth: none within that depth, every property decided)",
     EXIT_FAILURE: "`traces regenerate --check`: a golden trace differs; or an internal error",
     EXIT_USAGE: "bad command line, an unreadable option file, a checkpoint that cannot be "
-                "resumed (--recover: another model's, another backend's, damaged), or an output "
+                "resumed (--recover: another model's, damaged), or an output "
                 "file that could not be written (when the check itself found no error)",
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
     EXIT_MUTANT_SURVIVED: "`kipcheck mutate`: a mutant survived, or reached --max-states "

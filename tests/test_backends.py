@@ -130,3 +130,45 @@ def test_the_fingerprint_table_keeps_every_key_through_regrowth_and_batches():
     assert new.sum() == len(keys) - 20_000 and not new[:10_000].any()
     assert len(table) == len(keys) and all(int(k) in table for k in keys[::97])
     assert 10.6 <= table.nbytes / len(table) <= 16.0  # the visited store's bytes per state
+
+
+# Where an evaluation fails -> the expression that fails there. Each stops the search at x = 1.
+FAILING = {
+    "init": ("x = 0 /\\ Assert(FALSE, \"boom\")", "TRUE", "TRUE", "TRUE", "x < 3 /\\ x' = x + 1"),
+    "inv": ("x = 0", 'Assert(x < 1, "boom")', "TRUE", "TRUE", "x < 3 /\\ x' = x + 1"),
+    "inv-init": ("x = 0", 'Assert(FALSE, "boom")', "TRUE", "TRUE", "x < 3 /\\ x' = x + 1"),
+    "next": ("x = 0", "TRUE", "TRUE", "TRUE", "x < 3 /\\ Assert(x < 1, \"boom\") /\\ x' = x + 1"),
+    "con": ("x = 0", "TRUE", 'Assert(x < 1, "boom")', "TRUE", "x < 3 /\\ x' = x + 1"),
+    "con-init": ("x = 0", "TRUE", 'Assert(FALSE, "boom")', "TRUE", "x < 3 /\\ x' = x + 1"),
+    "prop": ("x = 0", "TRUE", "TRUE", "[][Assert(x' < 1, \"boom\")]_x", "x < 3 /\\ x' = x + 1"),
+    "prop-init": ("x = 0", "TRUE", "TRUE", 'Assert(FALSE, "boom")', "x < 3 /\\ x' = x + 1"),
+    "inv-error": ("x = 0", "x < 1 \\/ Head(<<>>) = 1", "TRUE", "TRUE", "x < 3 /\\ x' = x + 1"),
+    "con-error": ("x = 0", "TRUE", "x < 1 \\/ Head(<<>>) = 1", "TRUE", "x < 3 /\\ x' = x + 1"),
+    "prop-error": ("x = 0", "TRUE", "TRUE", "[][x' < 1 \\/ Head(<<>>) = 1]_x",
+                   "x < 3 /\\ x' = x + 1"),
+}
+
+
+@pytest.mark.parametrize("where", list(FAILING))
+def test_a_failing_evaluation_has_one_verdict_message_and_trace_in_every_backend(tmp_path,
+                                                                                 where):
+    """An Assert or an evaluation error in the initial states, an invariant, an action, a
+    constraint or a property: the workers route it as the one process does (an Assert in an
+    invariant or Init is an evaluation error, exit 75, as in TLC; elsewhere exit 14)."""
+    init, inv, con, prop, nxt = FAILING[where]
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Naturals, Sequences, TLC\nVARIABLE x\n"
+        f"Init == {init}\nNext == {nxt}\nInv == {inv}\nCon == {con}\nProp == {prop}\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Con\n"
+                                    "PROPERTY Prop\nCHECK_DEADLOCK FALSE\n")
+
+    def outcome(workers):
+        o = check(tmp_path / "M.tla", workers=workers)
+        return {"verdict": o.verdict, "exit": o.exit_code, "property": o.property,
+                "message": o.message, "span": o.span, "trace": [s.state for s in o.trace]}
+
+    one = outcome(1)
+    assert one["exit"] == (75 if where in ("init", "inv", "inv-init") or "error" in where
+                           else 14), one
+    assert "boom" in one["message"] or "Head" in one["message"]
+    assert outcome(2) == one

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import pytest
 from checker import verdicts as V
 from checker.api import check
 from checker.engine import checkpoint as C
-from checker.engine.frontier import Frontier
+from checker.engine.frontier import Frontier, Spool
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "tests" / "specs"
@@ -90,6 +92,70 @@ def test_a_recovered_search_ends_as_an_uninterrupted_one(tmp_path, name, workers
     assert figures(resumed) == figures(whole)
 
 
+@pytest.mark.parametrize("name", list(CONFIGS))
+@pytest.mark.parametrize("wrote,resumed", [(2, [1, 3]), (1, [2, 3]), (3, [2])])
+def test_a_checkpoint_resumes_with_another_worker_count(tmp_path, name, wrote, resumed):
+    """The snapshot's visited fingerprints, parent links and queue are handed out again by
+    owner; one process's snapshot (taken within a level) resumes as workers and back."""
+    spec, cfg = grid(tmp_path, name)
+    whole = check(spec, cfg)
+    where = tmp_path / "ckpt"
+    first = check(spec, cfg, workers=wrote, checkpoint=str(where),
+                  progress=Interrupter(1500), frontier_states=40)
+    assert first.verdict == V.INTERRUPTED and first.checkpoint is not None
+    for workers in resumed:
+        again = check(spec, cfg, workers=workers, recover=str(where), frontier_states=40)
+        got, want = figures(again), figures(whole)
+        if whole.verdict != V.OK:  # counts at a violation depend on the backend's order
+            for key in ("distinct", "generated", "coverage"):
+                got.pop(key), want.pop(key)
+        assert got == want, workers
+
+
+def test_a_resumed_workers_snapshot_of_one_process_can_be_snapshotted_again(tmp_path,
+                                                                            monkeypatch):
+    """One process stops within a level; workers resume it, carrying the next level's states
+    found already: the snapshot they write at once has the carried states too."""
+    import shutil
+
+    spec, cfg = grid(tmp_path, "ok")
+    whole = check(spec, cfg)
+    where = tmp_path / "ckpt"
+    check(spec, cfg, checkpoint=str(where), progress=Interrupter(1500))
+    assert json.loads((C.newest(where) / "manifest.json").read_text())["backend"] == "local"
+    kept = tmp_path / "kept"
+    commit = C.Writer.commit
+
+    def keep_the_first(writer, manifest):  # the snapshot at the first resumed level
+        path = commit(writer, manifest)
+        if not kept.exists():
+            shutil.copytree(path, kept / path.name)
+        return path
+
+    monkeypatch.setattr(C.Writer, "commit", keep_the_first)
+    second = check(spec, cfg, workers=2, recover=str(where), checkpoint_minutes=1e-9)
+    assert figures(second) == figures(whole)
+    manifest = json.loads((C.newest(kept) / "manifest.json").read_text())
+    assert manifest["backend"] == "workers" and all(manifest["carry"])
+    assert figures(check(spec, cfg, recover=str(kept))) == figures(whole)
+    assert figures(check(spec, cfg, workers=3, recover=str(kept))) == figures(whole)
+
+
+def test_a_resumed_run_reports_the_seconds_of_the_whole_search(tmp_path):
+    spec, cfg = grid(tmp_path, "ok")
+    where = tmp_path / "ckpt"
+    first = check(spec, cfg, checkpoint=str(where), progress=Interrupter(1500))
+    before = json.loads((C.newest(where) / "manifest.json").read_text())["seconds"]
+    assert 0 < before <= first.seconds
+    resumed = check(spec, cfg, recover=str(where))
+    assert resumed.seconds_before == before and resumed.seconds > before
+    assert resumed.report()["seconds_before_recovery"] == before
+    proc = _cli("check", spec, "--config", cfg, "--recover", where)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"Finished in ([\d.]+)s \(the whole search: ([\d.]+)s before the recovery "
+                     r"from a checkpoint and ([\d.]+)s in this run\)", proc.stdout), proc.stdout
+
+
 def test_an_interruption_in_the_middle_of_a_workers_level_resumes_that_level(tmp_path):
     """The workers abandon the level in progress; the snapshot is the level's start."""
     import threading
@@ -155,14 +221,10 @@ def test_a_checkpoint_of_another_model_is_refused_with_exit_2(tmp_path):
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     doc = json.loads(report.read_text())
     assert (doc["verdict"], doc["exit_code"]) == ("checkpoint-error", 2)
-    # A -D override and --max-depth change the model too; another backend is named.
+    # A -D override and --max-depth change the model too.
     for extra in (["-D", "N=71"], ["--max-depth", "50"], ["--no-deadlock"]):
         proc = _cli("check", spec, "--config", cfg, "--recover", where, *extra)
         assert proc.returncode == 2 and "is of another model" in proc.stderr, extra
-    proc = _cli("check", spec, "--config", cfg, "--recover", where, "--workers", "2")
-    assert proc.returncode == 2
-    assert ("the checkpoint was made by one process (no --workers); resume it the same way "
-            "(this run uses --workers 2)") in proc.stderr
     proc = _cli("check", spec, "--config", cfg, "--recover", tmp_path / "none")
     assert proc.returncode == 2 and "no checkpoint there" in proc.stderr
     snapshot = C.newest(where)
@@ -246,6 +308,44 @@ def test_a_spilling_frontier_gives_the_same_answers_on_the_test_specs(spec, cfg)
     def run(limit):
         return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", frontier_states=limit)
     assert figures(run(1)) == figures(run(None))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_workers_spill_their_share_of_the_frontier_and_count_the_same(tmp_path, name,
+                                                                      monkeypatch):
+    spec, cfg = grid(tmp_path, name)
+    whole = figures(check(spec, cfg, workers=2, frontier_states=None))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    seen: list[int] = []
+
+    def progress(distinct, generated, queue, depth):  # between two levels
+        seen.append(len(list(scratch.glob("kipcheck-workers-*/kipcheck-frontier-*/*.pkl"))))
+
+    spilled = check(spec, cfg, workers=2, frontier_states=7, progress=progress)
+    assert figures(spilled) == whole
+    assert whole["verdict"] == CONFIGS[name][1]
+    assert max(seen) > 2  # batch files were there during the search
+    assert list(scratch.iterdir()) == []  # and are gone after it
+
+
+def test_a_spool_reads_back_in_order_and_picks_by_index(tmp_path):
+    s = Spool(limit=6, directory=str(tmp_path))
+    items = s.items
+    for i in range(50):
+        items.append(i)
+        items = s.roll()
+    s.extend(range(50, 53))
+    assert len(s) == 53 and list(s) == list(range(53)) and list(s) == list(range(53))
+    assert s.files_written > 5 and s.in_memory <= 6
+    assert list(s.pick([0, 3, 4, 17, 40, 52])) == [0, 3, 4, 17, 40, 52]
+    assert list(s.pick([])) == []
+    s.close()
+    assert list(tmp_path.iterdir()) == [] and list(s) == []
+    plain = Spool()
+    plain.extend(range(5))
+    assert plain.chunks == [] and list(plain.pick([1, 4])) == [1, 4]
 
 
 def test_the_frontier_is_first_in_first_out_through_spills_snapshots_and_reloads(tmp_path):

@@ -23,21 +23,43 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 import pickle
+import shutil
 import signal
+import tempfile
 import time
 import traceback
 from operator import itemgetter
+from pathlib import Path
 
 import numpy as np
 
-from ..engine.explore import STORE_FAILED, _outdegree, _replay, collision_estimate
+from ..engine.explore import (
+    FAILURES,
+    IN_CONSTRAINT,
+    STORE_FAILED,
+    _failure,
+    _in_property,
+    _outdegree,
+    _replay,
+    _Stop,
+    check_invariants,
+    collision_estimate,
+)
 from ..engine.fingerprints import Parent, key_function, successor_keys
+from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
-from ..interface import EVAL_ERRORS, Model, Result, Step, error_message, step_of
+from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
 from ..verdicts import ERROR
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
+# Automatic garbage collection is off in the workers, as in the local search (engine.explore).
+# The odd cycle generated code makes is collected between two levels once the objects made and
+# not freed since the last collection pass this many: collecting at every level would walk every
+# state of the new level (all alive then), about 5% of the run time.
+_YOUNG = 1 << 20
+_NONE: frozenset = frozenset()
 _ABANDONED = "abandoned"  # expand's event when an interruption abandoned the level
 
 
@@ -56,23 +78,29 @@ def _owner(fp: int, n: int) -> int:
 
 def _check_invariants(model: Model, state):
     """None, or (verdict, property, message, error_at, exception) for the first invariant
-    that fails on `state`."""
-    for name, pred in model.invariants:
-        try:
-            ok = pred(state)
-        except EVAL_ERRORS as e:
-            return ("error", name, error_message(e), ("invariant", name), e)
-        if ok is not True:
-            if ok is not False:
-                return ("error", name, f"The invariant {name} is not a boolean",
-                        ("invariant", name), None)
-            return ("invariant", name, None, None, None)
+    that fails on `state`: the one process's check (engine.explore.check_invariants)."""
+    try:
+        check_invariants(model.invariants, state, list)
+    except _Stop as stop:
+        return stop.verdict, stop.prop, stop.message, stop.error_at, stop.exc
     return None
+
+
+def _event(order, stop: _Stop, where) -> tuple:
+    """A violation a worker reports: (order, verdict, property, message, error_at, where);
+    the exception stays behind (the coordinator evaluates again to locate it)."""
+    return (order, stop.verdict, stop.prop, stop.message, stop.error_at, where)
 
 
 def _in_model(model: Model, state, succ) -> bool:
     return all(c(succ) for c in model.constraints) and all(
         c(state, succ) for c in model.action_constraints)
+
+
+def _claims(cands: list):
+    """(fingerprints, positions) of candidate successors, as arrays."""
+    return (np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands)),
+            np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands)))
 
 
 def _initial(model: Model, key_of):
@@ -82,7 +110,10 @@ def _initial(model: Model, key_of):
         model.set_level(0)
     out = []
     for s in model.init():
-        in_model = all(c(s) for c in model.constraints)
+        try:
+            in_model = all(c(s) for c in model.constraints)
+        except FAILURES:  # the coordinator meets it too, and reports it (see _search)
+            break
         out.append((s, key_of(s) if in_model else None))
     return out
 
@@ -96,12 +127,13 @@ def _rebuild(recipe) -> Model:
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 
 
-def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
+def _worker_main(conn, recipe, me: int, n: int, stop=None, limit=None, spill=None) -> None:
     gc.disable()  # as in the local search: states never form cycles (see engine.explore)
     if stop is not None:  # checkpoints: the coordinator decides when to stop (see _Pauses)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = None
     try:
-        worker = _Worker(_rebuild(recipe), me, n)
+        worker = _Worker(_rebuild(recipe), me, n, limit, spill)
         worker.stop = stop
         conn.send(("ready", None))
         while True:
@@ -109,8 +141,8 @@ def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
             if command == "stop":
                 break
             conn.send(("ok", getattr(worker, command)(*arg)))
-            if command == "commit":
-                gc.collect(1)  # young cycles only, once a level
+            if command == "commit" and gc.get_count()[0] > _YOUNG:
+                gc.collect(1)  # young cycles only (see _YOUNG)
     except (EOFError, KeyboardInterrupt, BrokenPipeError):
         pass
     except BaseException as e:  # noqa: BLE001 - reported to the coordinator, which re-raises
@@ -119,26 +151,51 @@ def _worker_main(conn, recipe, me: int, n: int, stop=None) -> None:
                                  getattr(e, "message", None))))
         except Exception:  # noqa: BLE001
             pass
+    finally:
+        if worker is not None:
+            worker.close()
 
 
 class _Worker:
-    def __init__(self, model: Model, me: int, n: int):
+    def __init__(self, model: Model, me: int, n: int, limit: int | None = None,
+                 spill: str | None = None):
         self.model, self.me, self.n = model, me, n
         self.key_of = key_function(model.fingerprint)
         self.incremental = model.fingerprint is None
         self.table = FingerprintTable()
         self.links = ParentLinks()
-        self.frontier: list = []  # (state, fingerprint), in rank order
+        # This worker's share of the level and its candidate successors each keep at most
+        # `limit` states in memory; the rest wait in batch files under `spill`.
+        self.limit, self.spill = limit, spill
+        self.frontier = self._spool()  # (state, fingerprint), in rank order
+        self.ranks = np.zeros(0, dtype=np.int64)
+        self.cands = None
+        # States of the next level already found (a resumed one-process snapshot), and ranks
+        self.carry: Spool | None = None
+        self.carry_ranks = None
         self.level = 1
         self.acts = list(model.actions)
         self.coverage = [[0, 0] for _ in self.acts]
         self.stop = None  # an Event set when the level in progress is to be abandoned
         self.generated_by = [0] * len(self.acts)  # the fast loop's part of coverage[i][1]
 
+    def _spool(self) -> Spool:
+        return Spool(self.limit, self.spill)
+
+    def _replace_frontier(self, frontier: Spool) -> None:
+        self.frontier.close()
+        self.frontier = frontier
+
+    def close(self) -> None:
+        for spool in (self.frontier, self.cands, self.carry):
+            if spool is not None:
+                spool.close()
+
     def init(self) -> int:
         """Take this worker's share of the new initial states; return how many it took."""
         seen = set()
         rank = 0
+        mine = []
         for s, fp in _initial(self.model, self.key_of):
             if fp is None or fp in seen:
                 continue
@@ -146,10 +203,13 @@ class _Worker:
             if _owner(fp, self.n) == self.me:
                 self.table.add(fp)
             if rank % self.n == self.me:
-                self.frontier.append((s, fp))
+                mine.append((s, fp))
                 self.links.add(1, fp, 0, -1)
             rank += 1
-        return len(self.frontier)
+        frontier = self._spool()
+        frontier.extend(mine)
+        self._replace_frontier(frontier)
+        return len(frontier)
 
     def settle(self, ranks, gives):
         """Take the new level's global ranks; hand `count` states to each (worker, count) in
@@ -162,27 +222,43 @@ class _Worker:
             picked = np.unique(np.linspace(0, n - 1, total).round().astype(np.int64))
             keep = np.ones(n, dtype=bool)
             keep[picked] = False
+            to = np.full(n, -1, dtype=np.int64)  # the receiver of each state, -1: kept
             at = 0
-            for dst, count in gives:
+            for k, (dst, count) in enumerate(gives):
                 idx = picked[at:at + count]
                 at += count
-                out.append((dst, [self.frontier[i] for i in idx.tolist()], ranks[idx]))
-            self.frontier = [f for f, k in zip(self.frontier, keep.tolist(), strict=True) if k]
+                to[idx] = k
+                out.append((dst, [], ranks[idx]))
+            kept = self._spool()
+            kept.extend(self._split(to, [states for _, states, _ in out]))
+            self._replace_frontier(kept)
             self.ranks = ranks[keep]
         return out
+
+    def _split(self, to, given):
+        """The frontier's states kept; those given away go into their receiver's list."""
+        for item, k in zip(self.frontier, to.tolist(), strict=True):
+            if k < 0:
+                yield item
+            else:
+                given[k].append(item)
 
     def take(self, batches) -> None:
         """Receive states handed over by other workers; keep the share in rank order."""
         if not batches:
             return
-        frontier = self.frontier
+        mine = len(self.frontier)
+        theirs: list = []
         ranks = [self.ranks]
         for states, r in batches:
-            frontier = frontier + states
+            theirs += states
             ranks.append(r)
         ranks = np.concatenate(ranks)
         order = np.argsort(ranks, kind="stable")
-        self.frontier = [frontier[i] for i in order.tolist()]
+        own = iter(self.frontier)  # in rank order already: its states come in turn
+        merged = self._spool()
+        merged.extend(next(own) if i < mine else theirs[i - mine] for i in order.tolist())
+        self._replace_frontier(merged)
         self.ranks = ranks[order]
 
     def expand(self):
@@ -191,7 +267,7 @@ class _Worker:
         self._fold_counts()
         self.coverage_before = [c[:] for c in self.coverage]
         stop = self.stop
-        ranks = self.ranks
+        ranks = self.ranks.tolist()
         model, level = self.model, self.level
         if model.set_level:
             model.set_level(level)
@@ -199,7 +275,10 @@ class _Worker:
         acts, coverage = self.acts, self.coverage
         plain = not model.constraints and not model.action_constraints
         action_props = model.action_properties
-        self.cands = cands = []  # (fingerprint, position, state, parent fp, action index, j)
+        # (fingerprint, position, state, parent fp, action index, j), spilled past the limit
+        self.cands = spool = self._spool()
+        cands, chunk = spool.items, spool.chunk
+        index: list = []  # (fingerprints, positions) of each closed chunk of candidates
         local: dict = {}
         generated = 0
         event = None
@@ -207,33 +286,40 @@ class _Worker:
         emit = buf.append
         fast = self.incremental and plain and not action_props
         generated_by = self.generated_by
+        j = -1
         for j, (state, pfp) in enumerate(self.frontier):
             if stop is not None and j & 1023 == 1023 and stop.is_set():
+                spool.close()
                 self.cands = None
                 return generated, _ABANDONED, None
-            r = int(ranks[j]) << _IDX_BITS
+            if len(cands) >= chunk:
+                index.append(_claims(cands))
+                cands = spool.roll()
+            r = ranks[j] << _IDX_BITS
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
             try:
                 expand(state, emit)
-            except EVAL_ERRORS as e:
+            except FAILURES as e:
                 cur = max((x for x in buf if type(x) is int), default=0)
                 where = acts[cur].label
                 generated += sum(1 for x in buf if type(x) is not int)
-                event = ((r - 1, 0), "error", None,
-                         f"{error_message(e)}\nThe error occurred in action {where}.",
-                         ("action", where), (level, pfp, None, None))
+                event = _event((r - 1, 0), _failure(e, [], f"The error occurred in action "
+                                                    f"{where}.", ("action", where)),
+                               (level, pfp, None, None))
                 break
             if fast:  # the default: fingerprints of the whole expansion at once
-                succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf,
-                                                                     generated_by)
+                # Successors claimed here already are left out early, only counted; the
+                # positions of the others keep their order, which is all a position is for.
+                succs, fps, ais, count = successor_keys(len(state), True)(
+                    state, pfp, buf, generated_by, local, _NONE)
                 generated += count
                 for idx, fp in enumerate(fps):
                     if fp not in local:
                         local[fp] = len(cands)
                         cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
-                if not succs and model.check_deadlock:
+                if not count and model.check_deadlock:
                     event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                     break
                 continue
@@ -246,7 +332,14 @@ class _Worker:
                 coverage[ai][1] += 1
                 pos = r | idx
                 idx += 1
-                if plain or _in_model(model, state, succ):
+                try:
+                    in_model = plain or _in_model(model, state, succ)
+                except FAILURES as e:
+                    event = _event((pos, 0), _failure(e, [], IN_CONSTRAINT,
+                                                      ("constraint", None)),
+                                   (level, pfp, ai, key_of(succ)))
+                    break
+                if in_model:
                     fp = key_of(succ)
                     if fp not in local:
                         local[fp] = len(cands)
@@ -258,9 +351,13 @@ class _Worker:
                                  (level, pfp, ai, key_of(succ)))
                         break
                 for name, pred in action_props:
-                    if pred(state, succ) is not True:
-                        event = ((pos, 1), "property", name, None, None,
-                                 (level, pfp, ai, key_of(succ)))
+                    try:
+                        holds = pred(state, succ)
+                    except FAILURES as e:
+                        holds = _failure(e, [], _in_property(name), ("property", name), name)
+                    if holds is not True:
+                        why = holds if type(holds) is _Stop else _Stop("property", name, [])
+                        event = _event((pos, 1), why, (level, pfp, ai, key_of(succ)))
                         break
                 if event is not None:
                     break
@@ -269,10 +366,11 @@ class _Worker:
             if idx == 0 and model.check_deadlock:
                 event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                 break
-        self.expanded = j + 1 if self.frontier else 0
+        self.expanded = j + 1
         self.frontier_size = len(self.frontier)
-        fps = np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands))
-        keys = np.fromiter(map(_second, cands), dtype=np.int64, count=len(cands))
+        index.append(_claims(cands))
+        fps = np.concatenate([f for f, _ in index])
+        keys = np.concatenate([k for _, k in index])
         self.cand_keys = keys
         owners = (fps >> np.uint64(32)) % np.uint64(self.n)
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
@@ -297,16 +395,19 @@ class _Worker:
         won = np.sort(np.concatenate([idx[m] for idx, m in zip(self.claim_index, masks,
                                                                    strict=True)]))
         model = self.model
-        cands = self.cands
         nxt = self.level + 1
-        frontier = []
+        frontier = self._spool() if self.carry is None else self.carry
+        self.carry = self.carry_ranks = None
+        items, chunk = frontier.items, frontier.chunk
         keys = self.cand_keys[won]
         event = None
         checks = bool(model.invariants)
-        coverage, add_link, keep = self.coverage, self.links.add, frontier.append
+        coverage, add_link, keep = self.coverage, self.links.add, items.append
         parents = []  # the frontier index of each won successor's parent
-        for i in won.tolist():
-            fp, pos, succ, pfp, ai, j = cands[i]
+        for fp, pos, succ, pfp, ai, j in self.cands.pick(won.tolist()):
+            if len(items) >= chunk:
+                items = frontier.roll()
+                keep = items.append
             parents.append(j)
             coverage[ai][0] += 1
             add_link(nxt, fp, pfp, ai)
@@ -316,8 +417,9 @@ class _Worker:
                 if bad is not None:
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
                              (self.level, pfp, ai, fp))
+        self.cands.close()
         self.cands = self.cand_keys = None
-        self.frontier = frontier
+        self._replace_frontier(frontier)
         self.level = nxt
         fresh = np.bincount(np.asarray(parents, dtype=np.int64), minlength=self.expanded)
         return keys, event, np.minimum(fresh, 31)
@@ -326,6 +428,8 @@ class _Worker:
         """Forget an abandoned level's expansion: the worker is as at the level's start."""
         self.coverage = self.coverage_before
         self.generated_by = [0] * len(self.acts)
+        if self.cands is not None:
+            self.cands.close()
         self.cands = None
 
     def _fold_counts(self) -> None:
@@ -340,16 +444,46 @@ class _Worker:
 
         self._fold_counts()
         return checkpoint.save_part(directory, self.me, self.table, self.links,
-                                    self.frontier, self.ranks, self.coverage)
+                                    self.frontier, self.ranks, self.coverage, self.carry,
+                                    self.carry_ranks)
 
-    def restore(self, directory: str, files, coverage, level: int) -> int:
-        """Take this worker's part of a snapshot; return its share's ranks."""
-        from ..engine import checkpoint
+    def restore(self, directory: str, manifest: dict, coverage):
+        """Take this worker's part of a snapshot of any backend and worker count: the visited
+        fingerprints and parent links it owns, and every n-th state of the queue by rank.
+        A snapshot of one process can end a level and begin the next: the next level's states
+        are carried aside, ahead of what this level adds (see commit). Returns (ranks, ranks of
+        the carried states, the level, [states of the level, states carried])."""
+        from ..engine import checkpoint as C
 
-        self.table, self.frontier, self.ranks = checkpoint.load_part(
-            directory, self.me, self.links, files)
-        self.coverage, self.level = coverage, level
-        return self.ranks
+        snapshot = C.Snapshot(Path(directory), manifest)
+        n, me = np.uint64(self.n), np.uint64(self.me)
+
+        def mine(fps):
+            return (fps >> np.uint64(32)) % n == me
+
+        self.table = FingerprintTable.of(C.owned_visited(snapshot, mine))
+        self.links.close()
+        self.links = ParentLinks()
+        C.load_links(snapshot, self.links, mine)
+        shares = (self._spool(), self._spool())
+        ranks: tuple = ([], [])
+        counts = [0, 0]
+        first = None
+        for state, fp, level in C.queue_of(snapshot):
+            if first is None:
+                first = level
+            k = level - first  # 0: the level, 1: the next
+            if counts[k] % self.n == self.me:
+                shares[k].items.append((state, fp))
+                shares[k].roll()
+                ranks[k].append(counts[k])
+            counts[k] += 1
+        self._replace_frontier(shares[0])
+        self.ranks = np.asarray(ranks[0], dtype=np.int64)
+        if counts[1]:
+            self.carry, self.carry_ranks = shares[1], np.asarray(ranks[1], dtype=np.int64)
+        self.coverage, self.level = coverage, first
+        return self.ranks, self.carry_ranks, first, counts
 
     def find(self, level: int, fp: int):
         return self.links.find(level, fp)
@@ -390,6 +524,7 @@ class _Coordinator:
         self.n = search.workers
         self.init_keys = None
         self.distinct = self.generated = self.depth = self.left = 0  # so far, if interrupted
+        self.carried, self.carry_ranks = 0, None  # see _Worker.restore
 
     def run(self) -> Result:
         started = time.perf_counter()
@@ -399,13 +534,20 @@ class _Coordinator:
         self.pauses = None
         if plan is not None and plan.directory is not None:
             self.pauses = _Pauses(plan, ctx.Event())
+        # Each worker keeps its part of the queued states within the one --frontier-states
+        # bound; what is over waits in a directory this process removes, whatever happens.
+        limit = self.search.frontier_states
+        spill = None
+        if limit is not None:
+            limit = max(1, -(-limit // self.n))
+            spill = tempfile.mkdtemp(prefix="kipcheck-workers-")
         # Nothing a worker computes depends on hash(): each has its own hash seed.
         try:
             for w in range(self.n):
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_worker_main, daemon=True,
                                 args=(theirs, self.model.recipe, w, self.n,
-                                      self.pauses and self.pauses.stop))
+                                      self.pauses and self.pauses.stop, limit, spill))
                 p.start()
                 theirs.close()
                 self.conns.append(mine)
@@ -432,6 +574,8 @@ class _Coordinator:
                 p.join(timeout=5)
                 if p.is_alive():
                     p.terminate()
+            if spill is not None:
+                shutil.rmtree(spill, ignore_errors=True)
         result.seconds = time.perf_counter() - started
         return result
 
@@ -474,24 +618,40 @@ class _Coordinator:
         seen = set()
         if model.set_level:
             model.set_level(0)
-        self.init_keys = self._ask(0, "init_keys")
-        for s, fp in zip(model.init(), self.init_keys, strict=True):
+        try:
+            inits = list(model.init())
+        except FAILURES as e:
+            return self._stopped(_failure(e, [], None, ("init", None)), 0, 0, 0)
+        keys = self._ask(0, "init_keys")  # up to a state whose constraint fails
+        self.init_keys = keys + [None] * (len(inits) - len(keys))
+        for s, fp in zip(inits, self.init_keys, strict=True):
             generated += 1
             coverage["<Init>"][1] += 1
-            new = fp is not None and fp not in seen
+            try:
+                in_model = all(c(s) for c in model.constraints)
+            except FAILURES as e:
+                return self._stopped(_failure(e, [Step(None, s)], IN_CONSTRAINT,
+                                              ("constraint", None)), generated, distinct, depth)
+            new = in_model and fp not in seen
             if new:
                 seen.add(fp)
                 distinct += 1
                 coverage["<Init>"][0] += 1
                 depth = 1
-            if new or fp is None:
+            if new or not in_model:
                 bad = _check_invariants(model, s)
                 if bad is not None:
                     return self._result(bad[0], bad[1], [Step(None, s)], generated, distinct,
                                         depth, bad[2], bad[3], bad[4])
             if new:
                 for name, pred in model.init_properties:
-                    if pred(s) is not True:
+                    try:
+                        holds = pred(s)
+                    except FAILURES as e:
+                        return self._stopped(_failure(e, [Step(None, s)], _in_property(name),
+                                                      ("property", name), name),
+                                             generated, distinct, depth)
+                    if holds is not True:
                         return self._result("property", name, [Step(None, s)], generated,
                                             distinct, depth)
         sizes = self._all("init", [()] * self.n)
@@ -542,6 +702,10 @@ class _Coordinator:
                                        depth, outdeg)
             everything = np.sort(np.concatenate(keys))
             ranks = [np.searchsorted(everything, k) for k in keys]
+            if self.carry_ranks is not None:  # the states carried come first (see restore)
+                ranks = [np.concatenate([c, r + self.carried])
+                         for c, r in zip(self.carry_ranks, ranks, strict=True)]
+                self.carry_ranks = None
             self._balance(ranks)
             level += 1
             if search.progress is not None:
@@ -566,10 +730,11 @@ class _Coordinator:
             path = writer.commit({
                 "identity": plan.identity, "backend": "workers", "parts": self.n,
                 "distinct": distinct, "generated": generated, "depth": depth, "level": level,
-                "queue": sum(n for files, _ in parts for _, n in files),
-                "coverage": self._coverage([(cov, 0) for _, cov in parts]),
-                "outdegree": [int(x) for x in outdeg], "frontier": [f for f, _ in parts],
-                "part_coverage": [cov for _, cov in parts]})
+                "queue": sum(n for files, _, carry in parts for _, n in files + carry),
+                "coverage": self._coverage([(cov, 0) for _, cov, _ in parts]),
+                "outdegree": [int(x) for x in outdeg], "frontier": [f for f, _, _ in parts],
+                "carry": [c for _, _, c in parts], "part_coverage": [cov for _, cov, _ in parts],
+                "seconds": round(plan.seconds(), 3)})
         except OSError as e:
             if writer is not None:
                 writer.abandon()
@@ -583,13 +748,23 @@ class _Coordinator:
     def _restore(self, snapshot):
         """The coordinator's counters at the start of a snapshot's level; the workers take
         their parts."""
+        from ..engine import checkpoint as C
+
         m = snapshot.manifest
-        with open(snapshot.file("init-keys.pkl"), "rb") as f:
-            self.init_keys = pickle.load(f)
-        ranks = self._all("restore", [(str(snapshot.path), m["frontier"][w],
-                                       m["part_coverage"][w], m["level"])
-                                      for w in range(self.n)])
-        return (m["generated"], m["distinct"], m["depth"], m["level"], ranks,
+        if os.path.exists(snapshot.file("init-keys.pkl")):
+            with open(snapshot.file("init-keys.pkl"), "rb") as f:
+                self.init_keys = pickle.load(f)
+        else:
+            self.init_keys = self._ask(0, "init_keys")
+        total = C.coverage_by_action(snapshot, [a.name for a in self.model.actions])
+        none = [[0, 0] for _ in total]
+        answers = self._all("restore", [(str(snapshot.path), m, total if w == 0 else none)
+                                        for w in range(self.n)])
+        ranks = [a[0] for a in answers]
+        _, _, level, (_, self.carried) = answers[0]
+        if self.carried:
+            self.carry_ranks = [a[1] for a in answers]
+        return (m["generated"], m["distinct"], m["depth"], level, ranks,
                 np.array(m["outdegree"], dtype=np.int64))
 
     def _balance(self, ranks) -> None:
@@ -646,7 +821,7 @@ class _Coordinator:
         states = self._ask(0, "replay", chain)
         trace = [step_of(None if a < 0 else model.actions[a], s)
                  for (_, a), s in zip(chain, states, strict=True)]
-        if verdict == "error":  # evaluate again here: the exception locates the expression
+        if error_at is not None:
             exc = self._reproduce(trace, error_at, level)
         result = self._result(verdict, prop, trace, generated, distinct, depth, message,
                               error_at, exc)
@@ -654,18 +829,32 @@ class _Coordinator:
         return result
 
     def _reproduce(self, trace, error_at, level):
+        """Evaluate again, here, what failed at the trace's last state: the exception locates
+        the expression."""
         model = self.model
+        kind, name = error_at
+        last = trace[-1].state
+        prev = trace[-2].state if len(trace) > 1 else None
+        if model.set_level:
+            model.set_level(level)
         try:
-            if error_at and error_at[0] == "invariant":
-                pred = dict(model.invariants)[error_at[1]]
-                pred(trace[-1].state)
-            elif error_at and error_at[0] == "action" and model.expand:
-                if model.set_level:
-                    model.set_level(level)
-                model.expand(trace[-1].state, lambda x: None)
-        except EVAL_ERRORS as e:
+            if kind == "invariant":
+                dict(model.invariants)[name](last)
+            elif kind == "action" and model.expand:
+                model.expand(last, lambda x: None)
+            elif kind == "constraint":
+                all(c(last) for c in model.constraints) and prev is not None and all(
+                    c(prev, last) for c in model.action_constraints)
+            elif kind == "property" and prev is not None:
+                dict(model.action_properties)[name](prev, last)
+        except FAILURES as e:
             return e
         return None
+
+    def _stopped(self, stop: _Stop, generated, distinct, depth) -> Result:
+        """The result of a stop met in the initial states."""
+        return self._result(stop.verdict, stop.prop, stop.trace, generated, distinct, depth,
+                            stop.message, stop.error_at, stop.exc)
 
     def _result(self, verdict, prop, trace, generated, distinct, depth, message=None,
                 error_at=None, exc=None) -> Result:

@@ -8,15 +8,24 @@ A checkpoint is a directory; every backend writes the same layout:
         parents-P.bin           int64 records (fingerprint, parent fingerprint, action index)
         levels-P.npy            int64: where each level starts in parents-P.bin
         frontier-P-NNNNN.pkl    pickled batches of the states still to expand, in order
+        ranks-P.npy             (workers) each of part P's states' place in its level
+        carry-P-NNNNN.pkl       (workers resuming one process's snapshot) states of the next
+        carry-ranks-P.npy       level found already, and their places in it
 
 A snapshot is written into `.checkpoint-N.tmp` and renamed when complete, then older snapshots
 are removed: a run killed while writing leaves the previous snapshot usable. The manifest's
 `identity` is a digest of the spec's modules, the .cfg, the constants and the options that change
 what is explored, so a checkpoint of another model is refused instead of resumed into nonsense.
+
+Any backend resumes any snapshot: the visited fingerprints and parent links are read back by
+owner (`owned_visited`, `load_links`), and the queue in the one-process order (`queue_of`). The
+one process writes between two states (its queue ends the level in progress and begins the next),
+the workers between two levels (each part of the level with the states' ranks in it).
 """
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import os
 import pickle
@@ -26,6 +35,8 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -38,10 +49,11 @@ VERSION = 1
 DEFAULT_MINUTES = 30.0  # as TLC
 FRONTIER_BATCH = 50_000  # states per frontier file of a snapshot
 _NAME = re.compile(r"^checkpoint-(\d{6,})$")
+_SLICE = 1 << 20  # fingerprints or links read back at a time
 
 
 class CheckpointError(KipcheckError):
-    """A checkpoint that cannot be written or resumed: another model, another backend, damage."""
+    """A checkpoint that cannot be written or resumed: another model, damage."""
 
     exit_code = EXIT_USAGE
     verdict = CHECKPOINT_ERROR
@@ -56,6 +68,12 @@ class Plan:
     recover: Snapshot | None = None  # resume from this snapshot
     identity: str = ""  # the model's identity (see identity())
     written: list[str] = field(default_factory=list)  # snapshots written by this run
+    started: float = field(default_factory=time.perf_counter)  # when this run started
+    earlier: float = 0.0  # seconds the runs before a recovery took
+
+    def seconds(self) -> float:
+        """Seconds of the whole search so far: the runs before a recovery and this one."""
+        return self.earlier + time.perf_counter() - self.started
 
 
 @dataclass
@@ -91,9 +109,9 @@ def newest(directory: str | os.PathLike) -> Path | None:
     return found[-1][1] if found else None
 
 
-def read(directory: str | os.PathLike, want_identity: str, backend: str, parts: int) -> Snapshot:
-    """The newest snapshot of `directory`, checked against the model and backend of this run;
-    CheckpointError says why it cannot be resumed."""
+def read(directory: str | os.PathLike, want_identity: str) -> Snapshot:
+    """The newest snapshot of `directory`, checked against the model of this run (any backend
+    resumes it); CheckpointError says why it cannot be resumed."""
     path = newest(directory)
     if path is None:
         raise CheckpointError(f"--recover {directory}: no checkpoint there (a directory that "
@@ -111,10 +129,9 @@ def read(directory: str | os.PathLike, want_identity: str, backend: str, parts: 
             f"--recover {directory}: the checkpoint is of another model (its spec, .cfg, "
             f"constants or options such as --max-depth and --no-deadlock differ, or it was made "
             f"by another kipcheck version); it cannot be resumed with this one")
-    if (manifest.get("backend"), manifest.get("parts")) != (backend, parts):
-        made = _describe(manifest.get("backend"), manifest.get("parts"))
-        raise CheckpointError(f"--recover {directory}: the checkpoint was made by {made}; "
-                              f"resume it the same way (this run uses {_describe(backend, parts)})")
+    if manifest.get("backend") not in ("local", "workers"):
+        raise CheckpointError(f"--recover {directory}: {path.name} was made by an unknown "
+                              f"backend {manifest.get('backend')!r}")
     missing = [name for name in _files(manifest) if not (path / name).is_file()]
     if missing:
         raise CheckpointError(f"--recover {directory}: {path.name} is damaged: "
@@ -131,15 +148,12 @@ def _files(manifest: dict) -> list[str]:
     if manifest.get("backend") == "workers":
         names += [f"ranks-{p}.npy" for p in range(parts)] + ["init-keys.pkl"]
         names += [name for files in frontier for name, _ in files]
+        carry = manifest.get("carry") or []
+        names += [f"carry-ranks-{p}.npy" for p, files in enumerate(carry) if files]
+        names += [name for files in carry for name, _ in files]
     else:
         names += [name for name, _ in frontier]
     return names
-
-
-def _describe(backend, parts) -> str:
-    if backend == "local":
-        return "one process (no --workers)"
-    return f"--workers {parts}"
 
 
 class Writer:
@@ -213,11 +227,11 @@ def write_parents(directory: str, part: int, links) -> None:
             np.asarray(links.level_starts, dtype=np.int64))
 
 
-def write_batches(directory: str, prefix: str, items: list) -> list[list]:
-    """`items` as pickled batch files prefix-NNNNN.pkl; [[name, count], ...]."""
+def write_batches(directory: str, prefix: str, items) -> list[list]:
+    """`items` (any iterable) as pickled batch files prefix-NNNNN.pkl; [[name, count], ...]."""
     out = []
-    for start in range(0, len(items), FRONTIER_BATCH):
-        part = items[start:start + FRONTIER_BATCH]
+    it = iter(items)
+    while part := list(islice(it, FRONTIER_BATCH)):
         name = f"{prefix}-{len(out):05d}.pkl"
         with open(os.path.join(directory, name), "wb") as f:
             pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
@@ -225,44 +239,111 @@ def write_batches(directory: str, prefix: str, items: list) -> list[list]:
     return out
 
 
-def read_batches(directory: str, files: list[list]) -> list:
-    out: list = []
+def read_batches(directory: str, files: list[list]):
+    """The items of the batch files `write_batches` wrote, in order, a file at a time."""
     for name, _ in files:
         with open(os.path.join(directory, name), "rb") as f:
-            out.extend(pickle.load(f))
-    return out
+            yield from pickle.load(f)
 
 
-def save_part(directory: str, part: int, table, links, frontier: list, ranks, coverage):
+def save_part(directory: str, part: int, table, links, frontier, ranks, coverage,
+              carry=None, carry_ranks=None):
     """One process's part of a level-boundary snapshot (the workers backend): its visited
-    fingerprints, parent links, share of the level and those states' ranks. Returns the
-    frontier's batch files and the coverage, for the manifest."""
+    fingerprints, parent links, share of the level and those states' ranks, and the states of
+    the next level it carries (see queue_of). Returns the batch files of the frontier, the
+    coverage and the batch files of the carried states, for the manifest."""
     write_visited(directory, part, table.keys())
     write_parents(directory, part, links)
     np.save(os.path.join(directory, f"ranks-{part}.npy"), np.asarray(ranks, dtype=np.int64))
-    return write_batches(directory, f"frontier-{part}", frontier), coverage
+    carried = []
+    if carry is not None:
+        np.save(os.path.join(directory, f"carry-ranks-{part}.npy"),
+                np.asarray(carry_ranks, dtype=np.int64))
+        carried = write_batches(directory, f"carry-{part}", carry)
+    return write_batches(directory, f"frontier-{part}", frontier), coverage, carried
 
 
-def load_part(directory: str, part: int, links, files):
-    """(visited table, frontier, ranks) of one process's part; fills the empty `links`."""
-    from .store import FingerprintTable
-
-    snap = Snapshot(Path(directory), {})
-    table = FingerprintTable.of(load_visited(snap, part))
-    load_parents(snap, part, links)
-    ranks = np.load(os.path.join(directory, f"ranks-{part}.npy"))
-    return table, read_batches(directory, files), ranks
+def _parts(snapshot: Snapshot) -> int:
+    return snapshot.manifest.get("parts") or 1
 
 
-def load_visited(snapshot: Snapshot, part: int) -> np.ndarray:
-    return np.load(snapshot.file(f"visited-{part}.npy"))
+def owned_visited(snapshot: Snapshot, owner=None) -> np.ndarray:
+    """The visited fingerprints of every part; with `owner(fps) -> mask`, only those it keeps."""
+    out = []
+    for p in range(_parts(snapshot)):
+        fps = np.load(snapshot.file(f"visited-{p}.npy"), mmap_mode="r")
+        for start in range(0, len(fps), _SLICE):
+            part = np.array(fps[start:start + _SLICE])
+            out.append(part if owner is None else part[owner(part)])
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.uint64)
 
 
-def load_parents(snapshot: Snapshot, part: int, links) -> None:
-    """Fill an empty ParentLinks with a snapshot's records."""
-    starts = np.load(snapshot.file(f"levels-{part}.npy")).tolist()
-    with open(snapshot.file(f"parents-{part}.bin"), "rb") as f:
-        links.read_from(f, starts)
+def load_links(snapshot: Snapshot, links, owner=None) -> None:
+    """Fill an empty ParentLinks with the records of every part, level by level; with
+    `owner(fps) -> mask`, only the records of the states it keeps."""
+    parts = []
+    for p in range(_parts(snapshot)):
+        starts = np.load(snapshot.file(f"levels-{p}.npy")).tolist()
+        path = snapshot.file(f"parents-{p}.bin")
+        count = os.path.getsize(path) // 24
+        records = (np.memmap(path, dtype=np.int64, mode="r", shape=(count, 3)) if count
+                   else np.zeros((0, 3), dtype=np.int64))
+        parts.append((starts, records))
+    levels = max((len(starts) for starts, _ in parts), default=0)
+    for level in range(1, levels + 1):
+        for starts, records in parts:
+            if level > len(starts):
+                continue
+            stop = starts[level] if level < len(starts) else len(records)
+            for lo in range(starts[level - 1], stop, _SLICE):
+                rec = np.array(records[lo:min(stop, lo + _SLICE)])
+                if owner is not None:
+                    rec = rec[owner(rec[:, 0].view(np.uint64))]
+                links.add_records(level, rec)
+        links.add_records(level, np.zeros((0, 3), dtype=np.int64))  # the level exists
+
+
+def queue_of(snapshot: Snapshot):
+    """The queued states of a snapshot, (state, fingerprint, level), in the one-process order:
+    the workers' parts of the level merged by rank."""
+    m = snapshot.manifest
+    directory = str(snapshot.path)
+    if m["backend"] == "local":
+        yield from read_batches(directory, m["frontier"])
+        return
+    level = m["level"]
+    carry = m.get("carry") or []
+    for kind, files_of, at in (("ranks", m["frontier"], level), ("carry-ranks", carry, level + 1)):
+        streams = [zip(np.load(snapshot.file(f"{kind}-{p}.npy")).tolist(),
+                       read_batches(directory, files), strict=True)
+                   for p, files in enumerate(files_of) if files]
+        for _, (state, fp) in heapq.merge(*streams, key=itemgetter(0)):
+            yield state, fp, at
+
+
+def coverage_by_action(snapshot: Snapshot, names: list[str]) -> list[list[int]]:
+    """The snapshot's coverage per action index ([new, generated]); an action name shared by
+    several actions gets its total on the first of them (coverage is reported by name)."""
+    m = snapshot.manifest
+    out = [[0, 0] for _ in names]
+    if m["backend"] == "workers":
+        for part in m["part_coverage"]:
+            for i, (new, gen) in enumerate(part):
+                out[i][0] += new
+                out[i][1] += gen
+        return out
+    first: dict = {}
+    for i, name in enumerate(names):
+        first.setdefault(name, i)
+    for name, (new, gen) in m["coverage"].items():
+        if name in first:
+            out[first[name]] = [new, gen]
+    return out
+
+
+def expanded(manifest: dict) -> int:
+    """States expanded so far (one out-degree sample each)."""
+    return manifest.get("expanded", sum(manifest["outdegree"]))
 
 
 def histogram(samples) -> list[int]:

@@ -431,17 +431,23 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
 
 
 def _resume(snapshot, queue: Frontier):
-    """The visited store, parent links, counters and queue of a snapshot of this backend."""
-    from .checkpoint import load_parents, load_visited, samples
+    """The visited store, parent links, counters and queue of a snapshot of any backend."""
+    from .checkpoint import expanded, load_links, owned_visited, queue_of, samples
     from .store import FingerprintTable, ParentLinks
 
     m = snapshot.manifest
-    seen = FingerprintTable.of(load_visited(snapshot, 0))
+    seen = FingerprintTable.of(owned_visited(snapshot))
     links = ParentLinks()
-    load_parents(snapshot, 0, links)
-    queue.load(str(snapshot.path), m["frontier"])
+    load_links(snapshot, links)
+    if m["backend"] == "local":  # its batch files are this queue's own
+        queue.load(str(snapshot.path), m["frontier"])
+    else:
+        for item in queue_of(snapshot):
+            queue.tail.append(item)
+            if queue.limit is not None and len(queue.tail) > queue.limit:
+                queue.check()
     stats = {"generated": m["generated"], "depth": m["depth"]}
-    return seen, links, stats, m["coverage"], samples(m["outdegree"]), m["expanded"]
+    return seen, links, stats, m["coverage"], samples(m["outdegree"]), expanded(m)
 
 
 class _Saver:
@@ -485,6 +491,7 @@ class _Saver:
                 "identity": plan.identity, "backend": "local", "parts": 1,
                 "distinct": len(self.seen), "generated": self.stats["generated"],
                 "depth": self.stats["depth"], "queue": len(self.queue), "expanded": expanded,
+                "seconds": round(plan.seconds(), 3),
                 "coverage": self.coverage, "outdegree": histogram(self.outdeg),
                 "frontier": files})
         except BaseException as e:

@@ -16,6 +16,7 @@ import pickle
 import shutil
 import tempfile
 from collections import deque
+from itertools import chain
 
 # Default number of states kept in memory before the newest go to disk (--frontier-states).
 DEFAULT_LIMIT = 1_000_000
@@ -147,3 +148,103 @@ def _link_or_copy(src: str, dst: str) -> None:
         os.link(src, dst)
     except OSError:  # another file system, or no hard links there
         shutil.copyfile(src, dst)
+
+
+class Spool:
+    """A sequence written once, in order, then read in order any number of times (a level of
+    the workers backend: its states, or its candidate successors): past `limit` items in
+    memory, the newest chunks go to files of pickled batches. The writer appends to `items`,
+    a plain list (no Python call per item), and calls `roll` now and then, which closes a full
+    chunk and gives the list to append to next. Without a limit, `items` is the whole
+    sequence and nothing ever goes to disk."""
+
+    def __init__(self, limit: int | None = None, directory: str | None = None):
+        self.limit = limit
+        # `items` is closed into a chunk at this length (never without a limit)
+        self.chunk = max(1, limit // 2) if limit is not None else 1 << 62
+        self.items: list = []
+        self.chunks: list = []  # (list, or path of a batch file, number of items)
+        self.count = 0  # items in the closed chunks
+        self.in_memory = 0  # items in the closed chunks kept in memory
+        self._parent = directory
+        self._dir: str | None = None
+        self.files_written = 0
+
+    def __len__(self) -> int:
+        return self.count + len(self.items)
+
+    def roll(self) -> list:
+        """Close `items` into a chunk if it is full; the list to append to next."""
+        if len(self.items) >= self.chunk:
+            self._close()
+        return self.items
+
+    def extend(self, items) -> None:
+        """Append many items, chunk by chunk."""
+        for item in items:
+            self.items.append(item)
+            if len(self.items) >= self.chunk:
+                self._close()
+
+    def _close(self) -> None:
+        items = self.items
+        if not items:
+            return
+        self.items = []
+        if self.limit is not None and self.in_memory + len(items) > self.limit:
+            try:
+                path = self._next_path()
+                _write(path, items)
+                self.chunks.append((path, len(items)))
+                self.count += len(items)
+                return
+            except (pickle.PicklingError, TypeError, AttributeError):
+                self.limit, self.chunk = None, 1 << 62  # see Frontier._spill
+        self.chunks.append((items, len(items)))
+        self.count += len(items)
+        self.in_memory += len(items)
+
+    def lists(self):
+        """The items, a list at a time (a chunk on disk is read back when its turn comes)."""
+        for part, _ in self.chunks:
+            yield part if type(part) is list else _read(part)
+        yield self.items
+
+    def __iter__(self):
+        return chain.from_iterable(self.lists())
+
+    def pick(self, indices: list[int]):
+        """The items at `indices` (ascending), in that order."""
+        if not self.chunks:
+            return map(self.items.__getitem__, indices)
+        return self._pick(indices)
+
+    def _pick(self, indices):
+        it = iter(indices)
+        i = next(it, None)
+        start = 0
+        for part, n in [*self.chunks, (self.items, len(self.items))]:
+            end = start + n
+            if i is not None and i < end:  # a chunk none is picked from is not read
+                if type(part) is not list:
+                    part = _read(part)
+                while i is not None and i < end:
+                    yield part[i - start]
+                    i = next(it, None)
+            if i is None:
+                return
+            start = end
+
+    def _next_path(self) -> str:
+        if self._dir is None:
+            self._dir = tempfile.mkdtemp(prefix="kipcheck-frontier-", dir=self._parent)
+        self.files_written += 1
+        return os.path.join(self._dir, f"batch-{self.files_written:09d}.pkl")
+
+    def close(self) -> None:
+        """Forget the items and remove the batch files."""
+        self.items, self.chunks = [], []
+        self.count = self.in_memory = 0
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None

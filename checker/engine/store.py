@@ -166,6 +166,21 @@ class ParentLinks:
         if len(self.fps) >= self.CHUNK:
             self._spill()
 
+    def add_records(self, level: int, rec: np.ndarray) -> None:
+        """Record many states of `level` at once: an (n, 3) int64 array as `_records` gives."""
+        while len(self.level_starts) < level:
+            self.level_starts.append(self.count)
+        if not len(rec):
+            return
+        if len(self.fps):
+            self._spill()
+        if self._file is None:
+            self._file = tempfile.TemporaryFile(prefix="kipcheck-parents-", dir=self._dir)
+        self._file.seek(0, os.SEEK_END)
+        self._file.write(np.ascontiguousarray(rec, dtype=np.int64).tobytes())
+        self._spilled += len(rec)
+        self.count += len(rec)
+
     def _spill(self) -> None:
         if self._file is None:
             self._file = tempfile.TemporaryFile(prefix="kipcheck-parents-", dir=self._dir)

@@ -93,7 +93,10 @@ def format_outcome(o) -> str:
             lines.append(f"The search was cut at depth {o.cut_depth}.")
         else:
             lines.append(f"The depth of the complete state graph search is {o.depth}.")
-    lines.append(f"Finished in {o.seconds:.2f}s")
+    before = getattr(o, "seconds_before", 0.0)
+    lines.append(f"Finished in {o.seconds:.2f}s" + (
+        f" (the whole search: {before:.2f}s before the recovery from a checkpoint and "
+        f"{o.seconds - before:.2f}s in this run)" if before else ""))
     where = getattr(o, "checkpoint", None)
     if where and o.verdict == V.INTERRUPTED:
         from pathlib import Path

@@ -40,7 +40,7 @@ from .runtime import (
 )
 from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, make_fn, show
 
-STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
+STATE, NEXT, LOCAL, IMPURE, READS = 1, 2, 4, 8, 16  # dependency flags of compiled code
 
 
 class CompileError(Exception):
@@ -181,6 +181,8 @@ class Compiler:
         self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
+        self._subdef_ids: set = set()
         self._fn_gens: dict = {}  # lazy functions whose body an action is enumerating: name
         self._uses: list[set] = []
         self._binds: list[set] = []
@@ -594,7 +596,9 @@ class Compiler:
             resolved = self._instance_def(e, env)
             if resolved is not None:
                 d, denv, args = resolved
-                if isinstance(d, ast.OpDef) and self._is_action_level(d, denv):
+                # A part of a definition (`Init!1`) is expanded as a call of it would be.
+                if isinstance(d, ast.OpDef) and (id(d) in self._subdef_ids
+                                                 or self._is_action_level(d, denv)):
                     binds = {}
                     for p, a in zip(d.params, args, strict=True):
                         code, _ = self.expr(a, env)
@@ -1377,7 +1381,7 @@ class Compiler:
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
                 key = (sym.module, sym.name)
-                flags = IMPURE if key in IMPURE_OPS else 0
+                flags = IMPURE if key in IMPURE_OPS else READS if key in community.READS else 0
                 int_op = INT_OPS.get(key)
                 if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"
@@ -1524,13 +1528,14 @@ class Compiler:
         plist = ", ".join(b[1] for b in params.values())
         self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
                      f"    return {body}{self._tag(d.body.span)}\n", fname)
-        if not d.params and flags == 0:
-            # A constant definition: compute it once.
+        if not d.params and flags & ~READS == 0:
+            # A constant definition: compute it once (one that reads a file only if the file
+            # can be read now; else each time it is used, as before).
             try:
                 value = self.g[fname](None, None)
             except (EvalError, runtime.AssertFailure, RecursionError):
-                self._defs[key] = (fname, STATE)
-                return fname, STATE
+                self._defs[key] = (fname, flags or STATE)
+                return fname, flags or STATE
             const = self._const_name(value)
             self._defs[key] = (const, 0)
             return const, 0
@@ -1639,6 +1644,9 @@ class Compiler:
 
     def _instance_def(self, e: ast.InstanceRef, env: Env):
         """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
+        sub = self._subexpression_def(e, env)
+        if sub is not None:
+            return sub
         first, first_args = e.path[0]
         local = env.locals.get(first)
         if local is not None and local[0] == "instance":  # a LET-defined instance
@@ -1673,10 +1681,9 @@ class Compiler:
 
     def _instance_ref(self, e: ast.InstanceRef, env: Env):
         first = e.path[0][0]
-        sym = env.scope.symbols.get(first)
-        if sym is not None and sym.kind in ("operator", "function") and (
-                e.name.isdigit() or e.name == ":"):
-            return self._subexpression(sym, e, env)
+        sub = self._subexpression_def(e, env)
+        if sub is not None:
+            return self.expr(sub[0].body, sub[1])
         resolved = self._instance_def(e, env)
         if resolved is None:
             raise CompileError(f"cannot resolve {first}!{e.name}", e.span)
@@ -1695,18 +1702,40 @@ class Compiler:
                 return s
         raise CompileError("internal: instance definition not found", getattr(d, "span", None))
 
-    def _subexpression(self, sym: Symbol, e: ast.InstanceRef, env: Env):
+    def _subexpression_def(self, e: ast.InstanceRef, env: Env):
+        """`Op!2!1`, `Op(a)!<<`, `Thm!:`: a part of a module-level definition named by
+        position, as (a parameterless definition of it, its env, no args), or None when e
+        names no such part. As in SANY, `!n` is the n-th operand of an expression (conjunct,
+        argument, IF part, element, field value, a binder's set), `!<<` and `!>>` the first
+        and second, `!:` the whole body; the definition's parameters take Op(a)'s arguments."""
+        first, first_args = e.path[0]
+        sels = tuple(n for n, _ in e.path[1:]) + (e.name,)
+        if first in env.locals or not all(_is_selector(n) for n in sels):
+            return None
+        sym = env.scope.symbols.get(first)
+        if sym is None or not isinstance(sym.node, (ast.OpDef, ast.Theorem)):
+            return None
         d = sym.node
-        body = d.expr if isinstance(d, ast.Theorem) else d.body  # `Thm!:` is its statement
-        if body is None:
-            raise CompileError(f"the theorem {sym.name} has no expression to refer to", e.span)
-        if e.name == ":":
-            return self.expr(body, self._def_env(sym, env))
-        n = int(e.name)
-        items = body.items if isinstance(body, ast.Junction) else None
-        if items is None or not 1 <= n <= len(items):
-            raise CompileError(f"{sym.name}!{n} does not name a conjunct or disjunct", e.span)
-        return self.expr(items[n - 1], self._def_env(sym, env))
+        params = getattr(d, "params", ())
+        if len(params) != len(first_args):
+            raise CompileError(f"{first} takes {len(params)} argument(s), given "
+                               f"{len(first_args)}", e.span)
+        key = (id(d), sels)
+        sub = self._subdefs.get(key)
+        if sub is None:
+            body = d.expr if isinstance(d, ast.Theorem) else d.body
+            if body is None:
+                raise CompileError(f"the theorem {first} has no expression to refer to", e.span)
+            for n in sels:
+                body = _operand(body, n, e.span)
+            sub = self._subdefs[key] = ast.OpDef(f"{first}!{'!'.join(sels)}", (), body,
+                                                 span=body.span)
+            self._subdef_ids.add(id(sub))
+        denv = self._def_env(sym, env)
+        if params:
+            denv = denv.bind({p.name: ("expr", a, env) for p, a in zip(params, first_args,
+                                                                         strict=True)})
+        return sub, denv, ()
 
     def _opapp(self, e: ast.OpApp, env: Env):
         op = e.op
@@ -1742,12 +1771,15 @@ class Compiler:
             return d.params[i].arity
         return 0
 
-    def _op_arg(self, a, env: Env, arity: int):
-        """An operator passed as an argument: a Python callable (s, t, *args)."""
+    def _op_arg(self, a, env: Env, arity: int, flags_out: list | None = None):
+        """An operator passed as an argument: a Python callable (s, t, *args). `flags_out`
+        receives the dependency flags of its body."""
         if isinstance(a, ast.Lambda):
             params = {p: ("val", self._local(p)) for p in a.params}
             self._note_binds([b[1] for b in params.values()])
-            body, _ = self.expr(a.body, env.bind(params))
+            body, f = self.expr(a.body, env.bind(params))
+            if flags_out is not None:
+                flags_out.append(f)
             plist = ", ".join(b[1] for b in params.values())
             return ("op", f"(lambda s, t, {plist}: {body})", arity)
         if isinstance(a, ast.Ident):
@@ -1764,16 +1796,32 @@ class Compiler:
                 fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
                                  span=a.span)
             binds = {n: ("val", n) for n in names}
-            body, _ = self.expr(fake, env.bind(binds))
+            body, f = self.expr(fake, env.bind(binds))
+            if flags_out is not None:
+                flags_out.append(f)
             return ("op", f"(lambda s, t, {', '.join(names)}: {body})", arity)
         raise CompileError("expected an operator as this argument", a.span)
 
     def _op_value(self, a, env: Env):
-        """An operator argument for a native operator: a callable of plain values."""
-        b = self._op_arg(a, env, _lambda_arity(a, env))
+        """An operator argument for a native operator: a callable of plain values. It
+        depends on the state or on bound names only if its body does (a LAMBDA that reads
+        neither leaves a constant definition such as a trace spec's log constant)."""
+        self._uses.append(set())
+        self._binds.append(set())
+        flags: list = []
+        try:
+            b = self._op_arg(a, env, _lambda_arity(a, env), flags)
+        finally:
+            used, bound = self._uses.pop(), self._binds.pop()
+        free = used - bound
+        if self._uses:
+            self._uses[-1] |= free
         n = b[2]
         names = [f"_x{i}" for i in range(n)]
-        return f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))", LOCAL | STATE
+        code = f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))"
+        if not flags:
+            return code, LOCAL | STATE
+        return code, (flags[0] & ~LOCAL) | (LOCAL if free else 0)
 
     def _builtin(self, e: ast.OpApp, env: Env):
         op, args = e.op, e.args
@@ -2119,6 +2167,51 @@ def _mentions_at(e) -> bool:
     if isinstance(e, tuple):
         return any(_mentions_at(x) for x in e)
     return False
+
+
+def _is_selector(name: str) -> bool:
+    return name.isdigit() or name in (":", "<<", ">>")
+
+
+def _operands(e) -> tuple:
+    """The operands of an expression as SANY numbers them in subexpression names."""
+    t = type(e)
+    if t is ast.Junction or t is ast.Tuple or t is ast.SetEnum:
+        return e.items if t is ast.Junction else e.elems
+    if t is ast.OpApp:
+        return e.args
+    if t is ast.If:
+        return (e.cond, e.then, e.else_)
+    if t is ast.Case:
+        return tuple(ast.Tuple(arm, span=arm[0].span) for arm in e.arms)
+    if t is ast.Record or t is ast.RecordSet:
+        return tuple(x for _, x in e.fields)
+    if t is ast.FuncApp:
+        return (e.func, *e.args)
+    if t is ast.FieldAccess:
+        return (e.record, ast.Str(e.field, span=e.span))
+    if t is ast.FuncSet:
+        return (e.domain, e.codomain)
+    if t is ast.CartProd:
+        return e.factors
+    if t in (ast.BoxAction, ast.AngleAction):
+        return (e.action, e.sub)
+    if t in (ast.Quant, ast.SetMap, ast.FuncCons):
+        return tuple(b.domain for b in e.bounds if b.domain is not None)
+    if t is ast.SetFilter or t is ast.Choose:
+        return (e.bound.domain,) if e.bound.domain is not None else ()
+    return ()
+
+
+def _operand(e, sel: str, span):
+    """The part of e that one selector of a subexpression name picks."""
+    if sel == ":":
+        return e
+    ops = _operands(e)
+    n = 1 if sel == "<<" else 2 if sel == ">>" else int(sel)
+    if not 1 <= n <= len(ops):
+        raise CompileError(f"Nonexistent operand specified by `argument selector {sel}'", span)
+    return ops[n - 1]
 
 
 def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime") -> bool:

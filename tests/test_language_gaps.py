@@ -88,3 +88,33 @@ def test_a_constant_definition_reading_a_log_is_computed_once(tmp_path, monkeypa
     out = check(spec)
     assert (out.verdict, out.distinct_states) == ("ok", 7)
     assert calls == ["log.ndjson"]
+
+
+# -- recursive LET definitions -----------------------------------------------------------------
+
+MUTUAL = ("LET RECURSIVE IsEven(_), IsOdd(_)\n"
+          "    IsEven(n) == IF n = 0 THEN TRUE ELSE IsOdd(n - 1)\n"
+          "    IsOdd(n) == IF n = 0 THEN FALSE ELSE IsEven(n - 1)\n")
+
+
+def test_mutually_recursive_let_operators_in_a_constant_expression(tmp_path):
+    out = assume(tmp_path, MUTUAL + "IN <<IsEven(4), IsOdd(4), IsOdd(7), IsEven(7)>>",
+                 "<<TRUE, FALSE, TRUE, FALSE>>")
+    assert out.verdict == "ok", out.message
+
+
+def test_mutually_recursive_let_operators_in_state_expressions_and_actions(tmp_path):
+    """TLC: 4 distinct states, 4 generated, depth 4, no error."""
+    spec = write(tmp_path, "EXTENDS Naturals\nVARIABLE x\n"
+                 f"Vals == {MUTUAL}        IN <<IsEven(x), IsOdd(x)>>\n"
+                 "Init == x = 0\n"
+                 "Next == x < 3 /\\ x' = x + 1 /\\ Vals # <<TRUE, TRUE>>\n"
+                 "      /\\ LET RECURSIVE Sum(_), Sum2(_)\n"
+                 "             Sum(n) == IF n = 0 THEN 0 ELSE n + Sum2(n - 1)\n"
+                 "             Sum2(n) == IF n = 0 THEN 0 ELSE Sum(n - 1)\n"
+                 "         IN Sum(x') > 0\n"
+                 "Inv == Vals[1] = (x % 2 = 0)",
+                 "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    out = check(spec)
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 4, 4, 4)

@@ -902,6 +902,7 @@ class Compiler:
         out = []
         inner = env
         self._let_flags = 0
+        declared: dict[str, str] = {}  # RECURSIVE names -> their Python names
         for d in e.defs:
             if isinstance(d, ast.OpDef) and not d.params:
                 code, flags = self.expr(d.body, inner)
@@ -918,7 +919,7 @@ class Compiler:
                 out.append((d.name, b, local, f"_Lazy(lambda: {code})"))
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):
-                local = self._local(d.name)
+                local = declared.pop(d.name, None) or self._local(d.name)
                 b = ("op", local, len(d.params))
                 inner = inner.bind({d.name: b})  # visible in its own body (RECURSIVE)
                 params = {p.name: ("val", self._local(p.name)) if not p.arity
@@ -939,7 +940,12 @@ class Compiler:
                 out.append((d.name, b, local, code))
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):
-                continue
+                # Declared operators are visible to the definitions before their own, which
+                # may call them (mutual recursion).
+                for p in d.decls:
+                    local = declared[p.name] = self._local(p.name)
+                    self._note_binds([local])
+                    inner = inner.bind({p.name: ("op", local, p.arity)})
             elif isinstance(d, ast.InstanceDef):  # LET M == INSTANCE Mod ...: M!Op in the body
                 inner = inner.bind({d.name: ("instance", d, inner)})
             else:
@@ -1146,15 +1152,22 @@ class Compiler:
             def_flags = self._let_flags
             body, flags = self.expr(e.body, inner)
             flags |= def_flags & ~LOCAL
-            later: list[str] = []
+            # A definition that calls one defined after it (RECURSIVE operators calling each
+            # other) reaches it through a cell, filled when that one is bound.
+            locals_ = [d[2] for d in defs]
+            forward = {x for i, (_, _, _, init) in enumerate(defs) for x in locals_[i + 1:]
+                       if re.search(rf"\b{x}\b", init)}
             for _, b, local, init in reversed(defs):
-                if any(re.search(rf"\b{x}\b", init) for x in later):
-                    raise CompileError("mutually recursive LET operators are not supported",
-                                       e.span)
-                later.append(local)
+                for x in forward:
+                    init = re.sub(rf"\b{x}\b(?!_cell)", f"{x}_cell[0]", init)
                 if b[0] == "op" and re.search(rf"\b{local}\b", init):
                     init = f"_fix(lambda {local}: {init})"  # RECURSIVE: it calls itself
-                body = f"(lambda {local}: {body})({init})"
+                if local in forward:
+                    body = f"(lambda {local}: ({local}_cell.append({local}), {body})[1])({init})"
+                else:
+                    body = f"(lambda {local}: {body})({init})"
+            for x in forward:
+                body = f"(lambda {x}_cell: {body})([])"
             return body, flags | (LOCAL if defs else 0)
         if t is ast.Lambda:
             raise CompileError("LAMBDA may only be an operator argument", e.span)

@@ -118,3 +118,27 @@ def test_mutually_recursive_let_operators_in_state_expressions_and_actions(tmp_p
     out = check(spec)
     assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
         "ok", 4, 4, 4)
+
+
+# -- LET over a temporal formula ---------------------------------------------------------------
+
+COUNTER = ("EXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 4\n"
+           "Spec == Init /\\ [][Next]_x /\\ WF_x(Next)\n")
+
+
+@pytest.mark.parametrize("prop, verdict", [
+    # TLC: no error, 4 distinct states, 5 generated
+    ("LET M == INSTANCE Cnt WITH K <- 3, c <- x\n      Lo(n) == x < n\n"
+     "  IN [](M!Big => <>Lo(1))", "ok"),
+    # TLC: temporal properties violated, the lasso 0, 1, 2, 3 and back to 0
+    ("LET M == INSTANCE Cnt WITH K <- 3, c <- x\n      Lo(n) == x < n\n      Two == 2\n"
+     "  IN /\\ []<>M!Big\n     /\\ [](Lo(4))\n     /\\ <>[](x # Two)", "property"),
+])
+def test_let_with_an_instance_over_a_temporal_formula(tmp_path, prop, verdict):
+    (tmp_path / "Cnt.tla").write_text("---- MODULE Cnt ----\nEXTENDS Naturals\nCONSTANT K\n"
+                                      "VARIABLE c\nBig == c >= K\n====\n")
+    out = check(write(tmp_path, f"{COUNTER}Prop == {prop}",
+                      "SPECIFICATION Spec\nPROPERTY Prop\n"))
+    assert (out.verdict, out.distinct_states, out.states_generated) == (verdict, 4, 5)
+    if verdict == "property":
+        assert [s.state[0] for s in out.trace] == [0, 1, 2, 3]

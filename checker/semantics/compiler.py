@@ -1335,6 +1335,10 @@ class Compiler:
         kind = b[0]
         if kind == "expr":  # an argument substituted by name
             return self.expr(b[1], b[2])
+        if kind == "def":  # a LET operator of a temporal formula, expanded where it is used
+            d, denv = b[1], b[2]
+            binds = {p.name: ("val", a) for p, a in zip(d.params, args, strict=True)}
+            return self.expr(d.body, denv.bind(binds))
         self._note_uses(b[1])
         if kind == "val":
             if args:
@@ -2265,7 +2269,11 @@ def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime")
 
 def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
                         what: str = "prime") -> bool:
-    if name in env.locals:
+    b = env.locals.get(name)
+    if b is not None:  # a LET definition of a temporal formula: look into its body
+        if b[0] == "def" and id(b[1]) not in seen:
+            seen.add(id(b[1]))
+            return _mentions_prime(b[1].body, comp, b[2], seen, what)
         return False
     sym = env.scope.symbols.get(name)
     if sym is None or sym.module in _STANDARD:
@@ -2303,7 +2311,7 @@ def _python_locals(env: Env) -> set[str]:
     """The Python locals that an environment's bound names compile to."""
     out: set[str] = set()
     for b in env.locals.values():
-        if b[0] == "expr":
+        if b[0] in ("expr", "def"):
             out |= _python_locals(b[2])
         else:
             out.update(x for x in b[1:] if type(x) is str and _LOCAL_RE.fullmatch(x))

@@ -142,3 +142,22 @@ def test_let_with_an_instance_over_a_temporal_formula(tmp_path, prop, verdict):
     assert (out.verdict, out.distinct_states, out.states_generated) == (verdict, 4, 5)
     if verdict == "property":
         assert [s.state[0] for s in out.trace] == [0, 1, 2, 3]
+
+
+# -- ENABLED of a refined spec's action through a refinement mapping ---------------------------
+
+def test_enabled_through_a_mapping_that_needs_a_free_primed_value(tmp_path):
+    """ENABLED <<ANext>>_S under S <- SeqToSet(q) applies Len to q', which the action leaves
+    free: the value is needed, so the liveness check decides another way instead of failing
+    with "The argument of Len should be a sequence". TLC: no error, 3 states."""
+    (tmp_path / "Abs.tla").write_text(
+        "---- MODULE Abs ----\nEXTENDS Naturals\nVARIABLE S\nAInit == S = {0, 1, 2}\n"
+        "ANext == /\\ S # {}\n         /\\ \\E e \\in S : S' = S \\ {e} /\\ e > 0\n"
+        "ASpec == AInit /\\ [][ANext]_S /\\ WF_S(ANext)\n====\n")
+    spec = write(tmp_path, "EXTENDS Naturals, Sequences\nVARIABLE q\nInit == q = <<2, 1, 0>>\n"
+                 "Next == Len(q) > 1 /\\ q' = Tail(q)\nSpec == Init /\\ [][Next]_q /\\ WF_q(Next)\n"
+                 "SeqToSet(seq) == {seq[i] : i \\in 1..Len(seq)}\n"
+                 "A == INSTANCE Abs WITH S <- SeqToSet(q)\nRefinement == A!ASpec",
+                 "SPECIFICATION Spec\nPROPERTY Refinement\nCHECK_DEADLOCK FALSE\n")
+    out = check(spec)
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message

@@ -589,8 +589,11 @@ def _show_lazy(v: LazySet, elements, items) -> str:
 
 def show(v, elements=None, items=None) -> str:
     """v in TLA+ syntax, as TLC prints it. `elements(set)` and `items(function)` give the
-    printing order (default: this run's order); trace writers pass a recorded one."""
+    printing order (default: this run's order); trace writers pass a recorded one.
+    An unknown value (in ENABLED) that an error message would show was needed after all."""
     t = type(v)
+    if t is _Unknown:
+        raise UnknownUsed
     if t is bool:
         return "TRUE" if v else "FALSE"
     if t is int:

@@ -161,3 +161,33 @@ def test_enabled_through_a_mapping_that_needs_a_free_primed_value(tmp_path):
                  "SPECIFICATION Spec\nPROPERTY Refinement\nCHECK_DEADLOCK FALSE\n")
     out = check(spec)
     assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message
+
+
+# -- TLCGet's statistics during the search -----------------------------------------------------
+
+def test_tlcget_counts_during_the_search_are_tlcs(tmp_path):
+    """What TLC 2.18 gives while expanding each state: the diameter so far, the distinct
+    states found, the states left in the queue, the level of the state being expanded; in an
+    invariant, the distinct states including the one checked."""
+    spec = write(tmp_path, "EXTENDS Naturals, TLC\nVARIABLE x\nInit == x \\in {0, 1}\n"
+                 "Next == x < 4 /\\ x' \\in {x + 1, x + 2}\n"
+                 "   /\\ Assert(<<x, TLCGet(\"diameter\"), TLCGet(\"distinct\"), "
+                 "TLCGet(\"queue\"), TLCGet(\"level\")>> \\in\n"
+                 "        {<<0, 1, 2, 1, 1>>, <<1, 2, 3, 1, 1>>, <<2, 2, 4, 1, 2>>, "
+                 "<<3, 3, 5, 1, 2>>}, \"next\")\n"
+                 "Inv == <<x, TLCGet(\"distinct\"), TLCGet(\"level\")>> \\in {<<0, 1, 0>>, "
+                 "<<1, 2, 0>>, <<2, 3, 1>>, <<3, 4, 1>>, <<4, 5, 2>>, <<5, 6, 2>>}",
+                 "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    out = check(spec)
+    assert (out.verdict, out.distinct_states, out.states_generated, out.depth) == (
+        "ok", 6, 10, 3), out.message
+
+
+def test_tlcget_stats_during_the_search_is_a_record_of_the_counts(tmp_path):
+    """As in newer TLCs: TLCGet("stats") is a record holding the same counts."""
+    spec = write(tmp_path, "EXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+                 "Next == x < 2 /\\ x' = x + 1 /\\ TLCGet(\"stats\").distinct = x + 1\n"
+                 "   /\\ TLCGet(\"stats\").generated = x + 1 /\\ TLCGet(\"generated\") = x + 1",
+                 "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    out = check(spec)
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message

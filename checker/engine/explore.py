@@ -195,6 +195,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Initial states.
         if model.set_level:
             model.set_level(0)
+        if model.watch_search:  # TLCGet("distinct"), ("queue"), ... read the counts so far
+            model.watch_search(lambda: {
+                "queue": len(queue), "distinct": len(seen), "generated": stats["generated"],
+                "diameter": max(stats["depth"], 1),
+                "duration": int(time.perf_counter() - started)})
         cov = coverage.setdefault("<Init>", [0, 0])
         try:
             inits = [] if resumed else list(model.init())

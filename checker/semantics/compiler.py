@@ -2096,7 +2096,7 @@ def _print_t(v):
 
 # What TLCGet("config") and TLCGet("stats") report: the run's settings (set when the model is
 # built and the search starts) and, once the search is over, its statistics.
-RUN: dict = {"deadlock": True, "workers": 1, "stats": None}
+RUN: dict = {"deadlock": True, "workers": 1, "stats": None, "live": None}
 _STATS = ("queue", "distinct", "generated", "diameter", "duration")
 
 
@@ -2119,6 +2119,8 @@ def _tlc_get(key):
     if key == "config":
         return _run_config()
     stats = RUN["stats"]
+    if stats is None and RUN["live"] is not None:  # during the search: its counts so far
+        stats = RUN["live"]()
     if stats is not None and (key == "stats" or key in _STATS):
         return make_fn(stats.items()) if key == "stats" else stats[key]
     if key in runtime.TLC_REGISTERS:

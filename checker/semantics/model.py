@@ -298,7 +298,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
-    comp.RUN.update(deadlock=deadlock, stats=None)
+    comp.RUN.update(deadlock=deadlock, stats=None, live=None)
 
     def initial_states():
         out: list = []
@@ -307,7 +307,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
-                  set_level=_set_level,
+                  set_level=_set_level, watch_search=_watch_search,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     postcondition = None
@@ -449,6 +449,11 @@ def _alias_records(name, span, fn, states, loop, warnings, records):
 
 def _set_level(level: int) -> None:
     comp._LEVEL[0] = level
+
+
+def _watch_search(counts) -> None:
+    """counts() gives the search's counts so far, for TLCGet during the search."""
+    comp.RUN["live"] = counts
 
 
 def _cfg_span(cfg) -> Span:

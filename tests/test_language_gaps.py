@@ -191,3 +191,27 @@ def test_tlcget_stats_during_the_search_is_a_record_of_the_counts(tmp_path):
                  "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     out = check(spec)
     assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 3, 3), out.message
+
+
+# -- A \cdot B: the states it passes through are counted ---------------------------------------
+
+CDOT = ("EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+        "A == x < 3 /\\ x' \\in {x + 1, x + 2} /\\ y' = y\n"
+        "B == x = 2 /\\ x' = x + 10 /\\ y' = y\nC == y' = y + 1 /\\ x' = x\n"
+        "B2 == x' \\in {x, x + 10} /\\ x < 12 /\\ y' = y\n")
+
+
+@pytest.mark.parametrize("nxt, distinct, generated", [
+    ("(A \\cdot B2) \\/ (x < 3 /\\ x' = x + 1 /\\ y' = y)", 9, 22),
+    ("(A \\cdot B) \\/ (x < 3 /\\ x' = x + 1 /\\ y' = y) \\/ (A \\cdot B \\cdot C)", 6, 16),
+    ("(A \\cdot (B \\cdot C)) \\/ (\\E i \\in {1, 2} : (A \\cdot B))", 3, 10),
+])
+def test_action_composition_counts_the_states_of_its_first_action(tmp_path, nxt, distinct,
+                                                                  generated):
+    """TLC 2.20 (-Dtlc2.tool.impl.Tool.cdot=true, as the Examples' manifests were recorded)
+    counts each successor of the first action of an outermost A \\cdot B as a generated state,
+    but not those of a composition nested in it."""
+    out = check(write(tmp_path, f"{CDOT}Next == {nxt}",
+                      "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n"))
+    assert (out.verdict, out.distinct_states, out.states_generated) == (
+        "ok", distinct, generated)

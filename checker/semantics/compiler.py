@@ -183,6 +183,9 @@ class Compiler:
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
         self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
         self._subdef_ids: set = set()
+        self._cdot_nesting = 0  # inside an A \cdot B being compiled
+        self.uses_cdot = False
+        self.g["_CDOT"] = [0]  # intermediate states of A \cdot B, counted as TLC counts them
         self._fn_gens: dict = {}  # lazy functions whose body an action is enumerating: name
         self._uses: list[set] = []
         self._binds: list[set] = []
@@ -741,7 +744,15 @@ class Compiler:
             raise CompileError("\\cdot inside a function or \\A of an action is not supported",
                                e.span)
         pad = "    " * depth
-        body, used = self._generator_body(e.args[0], env, "action", False)
+        # Newer TLCs count the successors of an outermost composition's A as generated
+        # states (those of compositions nested in it are not counted).
+        outer = self._cdot_nesting == 0
+        self.uses_cdot = True
+        self._cdot_nesting += 1
+        try:
+            body, used = self._generator_body(e.args[0], env, "action", False)
+        finally:
+            self._cdot_nesting -= 1
         params = tuple(sorted(used & _python_locals(env)))
         first = self._define_generator(body, "cdot", params)
         self._note_uses(" ".join(params))
@@ -749,9 +760,15 @@ class Compiler:
         lines.append(f"{pad}{mids} = []")
         lines.append(f"{pad}{self._const_name(first)}(s, {mids}.append"
                      f"{''.join(', ' + p for p in params)}){self._tag(e.args[0].span)}")
+        if outer:
+            lines.append(f"{pad}_CDOT[0] += len({mids})")
         lines.append(f"{pad}def {nested}(s):")
         saved = dict(self.primes)
-        self._gen(e.args[1], env, pending, lines, depth + 1)
+        self._cdot_nesting += 1
+        try:
+            self._gen(e.args[1], env, pending, lines, depth + 1)
+        finally:
+            self._cdot_nesting -= 1
         self.primes = saved
         lines.append(f"{pad}    pass")
         lines.append(f"{pad}for _u in {mids}:")

@@ -308,6 +308,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
                   set_level=_set_level, watch_search=_watch_search,
+                  mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     postcondition = None

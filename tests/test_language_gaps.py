@@ -215,3 +215,29 @@ def test_action_composition_counts_the_states_of_its_first_action(tmp_path, nxt,
                       "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n"))
     assert (out.verdict, out.distinct_states, out.states_generated) == (
         "ok", distinct, generated)
+
+
+# -- how an interval prints ----------------------------------------------------------------------
+
+def test_an_interval_prints_as_an_interval_as_in_tlc(tmp_path):
+    """TLC keeps a..b as an interval and prints it so; a set built otherwise, and an empty
+    interval, print enumerated (TLC 2.18's ToString of the same tuple)."""
+    out = assume(tmp_path, "ToString(<<1..3, {1, 2, 3}, 2..1, [i \\in 1..2 |-> 1..i], "
+                           "(1..2) \\cup {}, {1..2}, SUBSET (1..2)>>)",
+                 "\"<<1..3, {1, 2, 3}, {}, <<1..1, 1..2>>, {1, 2}, {1..2}, "
+                 "{{}, {1}, {2}, {1, 2}}>>\"", extends="Naturals, TLC")
+    assert out.verdict == "ok", out.message
+
+
+def test_a_state_holding_an_interval_prints_it_in_the_trace(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    spec = write(tmp_path, "EXTENDS Naturals\nVARIABLE x\nInit == x = 1..3\n"
+                 "Next == x' = 1..2\nInv == x # 1..2", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.run([sys.executable, "-m", "checker.cli", "check", str(spec)], cwd=root,
+                       capture_output=True, text=True, env={"PYTHONPATH": str(root)})
+    assert p.returncode == 12
+    assert "x = 1..3" in p.stdout and "x = 1..2" in p.stdout, p.stdout

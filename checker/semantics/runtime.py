@@ -34,6 +34,7 @@ from .values import (
     least,  # noqa: F401 - used by generated code
     make_fn,
     ordered,
+    remember_interval,
     show,
     tlc_key,
 )
@@ -241,7 +242,10 @@ def interval(a, b):
         raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
     if b - a >= _LAZY_INTERVAL:
         return Interval(a, b)
-    return frozenset(range(a, b + 1))
+    s = frozenset(range(a, b + 1))
+    if s:
+        remember_interval(s, a, b)
+    return s
 
 
 _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)

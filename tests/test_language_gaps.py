@@ -241,3 +241,14 @@ def test_a_state_holding_an_interval_prints_it_in_the_trace(tmp_path):
                        capture_output=True, text=True, env={"PYTHONPATH": str(root)})
     assert p.returncode == 12
     assert "x = 1..3" in p.stdout and "x = 1..2" in p.stdout, p.stdout
+
+
+def test_a_constant_definition_with_a_random_choice_is_one_value_for_the_run(tmp_path):
+    """TLC computes R once before the search, so every use sees the same random value (a
+    random graph stays one graph); inside an action RandomElement is evaluated each time."""
+    spec = write(tmp_path, "EXTENDS Naturals, TLC\nVARIABLES x, y\n"
+                 "R == RandomElement(1..100000)\nInit == x = 0 /\\ y = R\n"
+                 "Next == x < 5 /\\ x' = x + 1 /\\ y' = R\nInv == y = R",
+                 "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    out = check(spec)
+    assert (out.verdict, out.distinct_states) == ("ok", 6), out.message

@@ -138,8 +138,12 @@ BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in",
 HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,),
                 **community.HIGHER_ORDER}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
-              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement"),
-              *community.IMPURE}
+              ("TLC", "TLCSet"), ("TLC", "JavaTime"), *community.IMPURE}
+# Operators whose value the run decides rather than the state (a random choice, a file, the
+# environment): never computed ahead inside an expression, but a definition without
+# parameters that uses them and reads no state is computed once, as TLC computes it before
+# the search (SpanTreeRandom's random Edges is one graph for the whole run).
+READ_OPS = {("TLC", "RandomElement"), *community.READS}
 
 
 
@@ -1415,7 +1419,7 @@ class Compiler:
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
                 key = (sym.module, sym.name)
-                flags = IMPURE if key in IMPURE_OPS else READS if key in community.READS else 0
+                flags = IMPURE if key in IMPURE_OPS else READS if key in READ_OPS else 0
                 int_op = INT_OPS.get(key)
                 if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"

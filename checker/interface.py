@@ -42,6 +42,9 @@ class Model:
     fingerprint: Callable | None = None  # state -> key for the seen set (VIEW, SYMMETRY)
     check_deadlock: bool = True
     set_level: Callable | None = None  # tell the evaluator TLCGet("level")
+    watch_search: Callable | None = None  # give it the live counts: TLCGet("distinct"), ...
+    mid_states: list | None = None  # [n]: the states A \cdot B passed through in the last
+    # expansion, which TLC counts as generated (set only when an action composes)
     expand: Callable | None = None  # all actions at once: emit(i) then action i's successors
     init_properties: list[tuple[str, Callable]] = field(default_factory=list)  # pred(s) on Init
     liveness: list = field(default_factory=list)  # LivenessCheck, one per PROPERTY

@@ -423,6 +423,43 @@ def test_sequence_set_or_record_compared_with_another_kind(tmp_path, inv, messag
     assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
 
 
+R_VS_T = "Attempted to check equality of record:\n[a |-> 1]\nwith non-record\n<<1>>"
+T_VS_R = 'Attempted to compare an integer with non-integer:\n"a".'
+
+
+@pytest.mark.parametrize("inv,message", [
+    ("<<1>> \\in {[a |-> 1], <<2, 3>>}", R_VS_T),
+    ("<<1>> \\in {<<2, 3>>, [a |-> 1]}", R_VS_T),
+    ("[a |-> 1] = <<1>>", R_VS_T),
+    ("<<1>> = [a |-> 1]", T_VS_R),
+    ("[a |-> 1] \\notin {<<2>>, <<3, 4>>}", T_VS_R),
+    ("{<<1>>} = {[a |-> 1]}", T_VS_R),
+    ("[a |-> 1] = [i \\in {2} |-> 1]",
+     "Attempted to check equality of record:\n[a |-> 1]\nwith non-record\n(2 :> 1)"),
+    ("[i \\in {2} |-> 1] = [a |-> 1]",
+     'Attempted to check equality of integer 2 with non-integer:\n"a"'),
+    ("<<[a |-> 1]>> = <<<<2>>>>",
+     "Attempted to check equality of record:\n[a |-> 1]\nwith non-record\n<<2>>"),
+])
+def test_record_compared_with_a_sequence_or_function_is_tlcs_error(tmp_path, inv, message):
+    """TLC 2.18: a record equals only a record; a sequence meets a record of its length by
+    comparing 1..n with the field names; other functions compare their domains."""
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      f"Inv == x = 0 /\\ ({inv})", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.message) == ("error", 75, message)
+
+
+def test_functions_of_other_domains_are_unequal_without_error(tmp_path):
+    inv = ("<<1>> # [i \\in {2} |-> 1] /\\ [i \\in {2} |-> 1] # <<1>> /\\ [a |-> 1] # [b |-> 1]"
+           " /\\ <<>> # [a |-> 1] /\\ [a |-> 1] # <<>> /\\ <<1, 2>> # [a |-> 1]"
+           " /\\ <<1, 2>> # [i \\in {1, 3} |-> 1] /\\ [a |-> 1] \\notin {[b |-> 2], <<>>}")
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      f"Inv == x = 0 /\\ {inv}", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)  # each one FALSE in TLC 2.18
+    assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
 @pytest.mark.parametrize("inv,message", [
     ("[i \\in 0..1 |-> i][TRUE] = 1",
      "Attempted to check if the value:\nTRUE\nis in the integer interval 0..1"),

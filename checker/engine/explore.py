@@ -199,6 +199,14 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Initial states.
         if model.set_level:
             model.set_level(0)
+        mid_states = model.mid_states
+        if mid_states is not None:
+            mid_states[0] = 0
+        if model.watch_search:  # TLCGet("distinct"), ("queue"), ... read the counts so far
+            model.watch_search(lambda: {
+                "queue": len(queue), "distinct": len(seen), "generated": stats["generated"],
+                "diameter": max(stats["depth"], 1),
+                "duration": int(time.perf_counter() - started)})
         cov = coverage.setdefault("<Init>", [0, 0])
         try:
             inits = [] if resumed else list(model.init())
@@ -316,6 +324,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 stats["generated"] += sum(1 for x in buf if type(x) is not int)
                 raise _failure(e, trace_to(key, level), f"The error occurred in action {where}.",
                                ("action", where)) from None
+            if mid_states is not None:  # A \cdot B's intermediate states count as generated
+                stats["generated"] += mid_states[0]
+                mid_states[0] = 0
             action, acov, ai = None, None, -1
             if fast:  # the default: fingerprints, no constraints; the table probed inline
                 if nxt != recent_level:  # a new level: the last one's states stay recent

@@ -483,6 +483,10 @@ class _Build(Transformer):
         args = c[2] if len(c) > 2 else ()
         return (c[0].value, args, _tokspan(c[0]))
 
+    def sel_prefix(self, c):
+        """`2!` in `Op!2!1`: a positional selector of a subexpression name."""
+        return (c[0].value, (), _tokspan(c[0]))
+
     def inst_ref(self, c):
         path = tuple((p[0], p[1]) for p in c[:-1])
         return ast.InstanceRef(path, c[-1].value, (), span=_span(c[0][2], c[-1]))

@@ -630,11 +630,17 @@ HIGHER_ORDER = {
     ("BagsExt", "FoldBag"): (0,),
     ("VectorClocks", "CausalOrder"): (1, 2, 3),
 }
-# Native operators with effects (printing, registers, files): never evaluated ahead of time.
-IMPURE = {("IOUtils", "IOEnv"), ("IOUtils", "Serialize"), ("IOUtils", "Deserialize"),
-          ("Json", "JsonSerialize"), ("Json", "JsonDeserialize"), ("Json", "ndJsonSerialize"),
-          ("Json", "ndJsonDeserialize"), ("TLCExt", "TLCGetOrDefault"), ("TLCExt", "AssertError"),
+# Native operators with effects (printing, registers, writing files): never evaluated ahead
+# of time.
+IMPURE = {("IOUtils", "Serialize"), ("Json", "JsonSerialize"),
+          ("Json", "ndJsonSerialize"), ("TLCExt", "TLCGetOrDefault"), ("TLCExt", "AssertError"),
           ("TLCExt", "Trace")}
+# Native operators that read a file or the environment: not evaluated ahead of time inside an
+# expression (an ASSUME may read a file that an earlier one writes), but a definition without
+# parameters that reads one and no state is computed once, as TLC computes it before the
+# search (a trace spec's log).
+READS = {("IOUtils", "IOEnv"), ("IOUtils", "Deserialize"), ("Json", "JsonDeserialize"),
+         ("Json", "ndJsonDeserialize")}
 MODULES = ("Folds", "FiniteSetsExt", "Functions", "SequencesExt", "Bitwise", "DyadicRationals",
            "Relation", "Graphs", "UndirectedGraphs", "BagsExt", "IOUtils", "Json", "SVG",
            "VectorClocks", "TLCExt")

@@ -40,7 +40,7 @@ from .runtime import (
 )
 from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, make_fn, show
 
-STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
+STATE, NEXT, LOCAL, IMPURE, READS = 1, 2, 4, 8, 16  # dependency flags of compiled code
 
 
 class CompileError(Exception):
@@ -138,8 +138,12 @@ BOOL_BUILTINS = {"\\land", "\\lor", "\\lnot", "=>", "\\equiv", "=", "#", "\\in",
 HIGHER_ORDER = {("Sequences", "SelectSeq"): (1,), ("TLC", "SortSeq"): (1,),
                 **community.HIGHER_ORDER}
 IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "TLCGet"),
-              ("TLC", "TLCSet"), ("TLC", "JavaTime"), ("TLC", "RandomElement"),
-              *community.IMPURE}
+              ("TLC", "TLCSet"), ("TLC", "JavaTime"), *community.IMPURE}
+# Operators whose value the run decides rather than the state (a random choice, a file, the
+# environment): never computed ahead inside an expression, but a definition without
+# parameters that uses them and reads no state is computed once, as TLC computes it before
+# the search (SpanTreeRandom's random Edges is one graph for the whole run).
+READ_OPS = {("TLC", "RandomElement"), *community.READS}
 
 
 
@@ -181,6 +185,11 @@ class Compiler:
         self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
+        self._subdef_ids: set = set()
+        self._cdot_nesting = 0  # inside an A \cdot B being compiled
+        self.uses_cdot = False
+        self.g["_CDOT"] = [0]  # intermediate states of A \cdot B, counted as TLC counts them
         self._fn_gens: dict = {}  # lazy functions whose body an action is enumerating: name
         self._uses: list[set] = []
         self._binds: list[set] = []
@@ -636,7 +645,9 @@ class Compiler:
             resolved = self._instance_def(e, env)
             if resolved is not None:
                 d, denv, args = resolved
-                if isinstance(d, ast.OpDef) and self._is_action_level(d, denv):
+                # A part of a definition (`Init!1`) is expanded as a call of it would be.
+                if isinstance(d, ast.OpDef) and (id(d) in self._subdef_ids
+                                                 or self._is_action_level(d, denv)):
                     binds = {}
                     for p, a in zip(d.params, args, strict=True):
                         code, _ = self.expr(a, env)
@@ -779,7 +790,15 @@ class Compiler:
             raise CompileError("\\cdot inside a function or \\A of an action is not supported",
                                e.span)
         pad = "    " * depth
-        body, used = self._generator_body(e.args[0], env, "action", False)
+        # Newer TLCs count the successors of an outermost composition's A as generated
+        # states (those of compositions nested in it are not counted).
+        outer = self._cdot_nesting == 0
+        self.uses_cdot = True
+        self._cdot_nesting += 1
+        try:
+            body, used = self._generator_body(e.args[0], env, "action", False)
+        finally:
+            self._cdot_nesting -= 1
         params = tuple(sorted(used & _python_locals(env)))
         first = self._define_generator(body, "cdot", params)
         self._note_uses(" ".join(params))
@@ -787,9 +806,15 @@ class Compiler:
         lines.append(f"{pad}{mids} = []")
         lines.append(f"{pad}{self._const_name(first)}(s, {mids}.append"
                      f"{''.join(', ' + p for p in params)}){self._tag(e.args[0].span)}")
+        if outer:
+            lines.append(f"{pad}_CDOT[0] += len({mids})")
         lines.append(f"{pad}def {nested}(s):")
         saved = dict(self.primes)
-        self._gen(e.args[1], env, pending, lines, depth + 1)
+        self._cdot_nesting += 1
+        try:
+            self._gen(e.args[1], env, pending, lines, depth + 1)
+        finally:
+            self._cdot_nesting -= 1
         self.primes = saved
         lines.append(f"{pad}    pass")
         lines.append(f"{pad}for _u in {mids}:")
@@ -942,6 +967,7 @@ class Compiler:
         out = []
         inner = env
         self._let_flags = 0
+        declared: dict[str, str] = {}  # RECURSIVE names -> their Python names
         for d in e.defs:
             if isinstance(d, ast.OpDef) and not d.params:
                 code, flags = self.expr(d.body, inner)
@@ -958,7 +984,7 @@ class Compiler:
                 out.append((d.name, b, local, f"_Lazy(lambda: {code})"))
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):
-                local = self._local(d.name)
+                local = declared.pop(d.name, None) or self._local(d.name)
                 b = ("op", local, len(d.params))
                 inner = inner.bind({d.name: b})  # visible in its own body (RECURSIVE)
                 params = {p.name: ("val", self._local(p.name)) if not p.arity
@@ -979,7 +1005,12 @@ class Compiler:
                 out.append((d.name, b, local, code))
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):
-                continue
+                # Declared operators are visible to the definitions before their own, which
+                # may call them (mutual recursion).
+                for p in d.decls:
+                    local = declared[p.name] = self._local(p.name)
+                    self._note_binds([local])
+                    inner = inner.bind({p.name: ("op", local, p.arity)})
             elif isinstance(d, ast.InstanceDef):  # LET M == INSTANCE Mod ...: M!Op in the body
                 inner = inner.bind({d.name: ("instance", d, inner)})
             else:
@@ -1186,15 +1217,22 @@ class Compiler:
             def_flags = self._let_flags
             body, flags = self.expr(e.body, inner)
             flags |= def_flags & ~LOCAL
-            later: list[str] = []
+            # A definition that calls one defined after it (RECURSIVE operators calling each
+            # other) reaches it through a cell, filled when that one is bound.
+            locals_ = [d[2] for d in defs]
+            forward = {x for i, (_, _, _, init) in enumerate(defs) for x in locals_[i + 1:]
+                       if re.search(rf"\b{x}\b", init)}
             for _, b, local, init in reversed(defs):
-                if any(re.search(rf"\b{x}\b", init) for x in later):
-                    raise CompileError("mutually recursive LET operators are not supported",
-                                       e.span)
-                later.append(local)
+                for x in forward:
+                    init = re.sub(rf"\b{x}\b(?!_cell)", f"{x}_cell[0]", init)
                 if b[0] == "op" and re.search(rf"\b{local}\b", init):
                     init = f"_fix(lambda {local}: {init})"  # RECURSIVE: it calls itself
-                body = f"(lambda {local}: {body})({init})"
+                if local in forward:
+                    body = f"(lambda {local}: ({local}_cell.append({local}), {body})[1])({init})"
+                else:
+                    body = f"(lambda {local}: {body})({init})"
+            for x in forward:
+                body = f"(lambda {x}_cell: {body})([])"
             return body, flags | (LOCAL if defs else 0)
         if t is ast.Lambda:
             raise CompileError("LAMBDA may only be an operator argument", e.span)
@@ -1362,6 +1400,10 @@ class Compiler:
         kind = b[0]
         if kind == "expr":  # an argument substituted by name
             return self.expr(b[1], b[2])
+        if kind == "def":  # a LET operator of a temporal formula, expanded where it is used
+            d, denv = b[1], b[2]
+            binds = {p.name: ("val", a) for p, a in zip(d.params, args, strict=True)}
+            return self.expr(d.body, denv.bind(binds))
         self._note_uses(b[1])
         if kind == "val":
             if args:
@@ -1421,7 +1463,7 @@ class Compiler:
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
                 key = (sym.module, sym.name)
-                flags = IMPURE if key in IMPURE_OPS else 0
+                flags = IMPURE if key in IMPURE_OPS else READS if key in READ_OPS else 0
                 int_op = INT_OPS.get(key)
                 if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"
@@ -1576,13 +1618,14 @@ class Compiler:
         plist = ", ".join(b[1] for b in params.values())
         self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
                      f"    return {body}{self._tag(d.body.span)}\n", fname)
-        if not d.params and flags == 0:
-            # A constant definition: compute it once.
+        if not d.params and flags & ~READS == 0:
+            # A constant definition: compute it once (one that reads a file only if the file
+            # can be read now; else each time it is used, as before).
             try:
                 value = self.g[fname](None, None)
             except (EvalError, runtime.AssertFailure, RecursionError):
-                self._defs[key] = (fname, STATE)
-                return fname, STATE
+                self._defs[key] = (fname, flags or STATE)
+                return fname, flags or STATE
             const = self._const_name(value)
             self._defs[key] = (const, 0)
             return const, 0
@@ -1691,6 +1734,9 @@ class Compiler:
 
     def _instance_def(self, e: ast.InstanceRef, env: Env):
         """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
+        sub = self._subexpression_def(e, env)
+        if sub is not None:
+            return sub
         first, first_args = e.path[0]
         local = env.locals.get(first)
         if local is not None and local[0] == "instance":  # a LET-defined instance
@@ -1725,10 +1771,9 @@ class Compiler:
 
     def _instance_ref(self, e: ast.InstanceRef, env: Env):
         first = e.path[0][0]
-        sym = env.scope.symbols.get(first)
-        if sym is not None and sym.kind in ("operator", "function") and (
-                e.name.isdigit() or e.name == ":"):
-            return self._subexpression(sym, e, env)
+        sub = self._subexpression_def(e, env)
+        if sub is not None:
+            return self.expr(sub[0].body, sub[1])
         resolved = self._instance_def(e, env)
         if resolved is None:
             raise CompileError(f"cannot resolve {first}!{e.name}", e.span)
@@ -1747,18 +1792,40 @@ class Compiler:
                 return s
         raise CompileError("internal: instance definition not found", getattr(d, "span", None))
 
-    def _subexpression(self, sym: Symbol, e: ast.InstanceRef, env: Env):
+    def _subexpression_def(self, e: ast.InstanceRef, env: Env):
+        """`Op!2!1`, `Op(a)!<<`, `Thm!:`: a part of a module-level definition named by
+        position, as (a parameterless definition of it, its env, no args), or None when e
+        names no such part. As in SANY, `!n` is the n-th operand of an expression (conjunct,
+        argument, IF part, element, field value, a binder's set), `!<<` and `!>>` the first
+        and second, `!:` the whole body; the definition's parameters take Op(a)'s arguments."""
+        first, first_args = e.path[0]
+        sels = tuple(n for n, _ in e.path[1:]) + (e.name,)
+        if first in env.locals or not all(_is_selector(n) for n in sels):
+            return None
+        sym = env.scope.symbols.get(first)
+        if sym is None or not isinstance(sym.node, (ast.OpDef, ast.Theorem)):
+            return None
         d = sym.node
-        body = d.expr if isinstance(d, ast.Theorem) else d.body  # `Thm!:` is its statement
-        if body is None:
-            raise CompileError(f"the theorem {sym.name} has no expression to refer to", e.span)
-        if e.name == ":":
-            return self.expr(body, self._def_env(sym, env))
-        n = int(e.name)
-        items = body.items if isinstance(body, ast.Junction) else None
-        if items is None or not 1 <= n <= len(items):
-            raise CompileError(f"{sym.name}!{n} does not name a conjunct or disjunct", e.span)
-        return self.expr(items[n - 1], self._def_env(sym, env))
+        params = getattr(d, "params", ())
+        if len(params) != len(first_args):
+            raise CompileError(f"{first} takes {len(params)} argument(s), given "
+                               f"{len(first_args)}", e.span)
+        key = (id(d), sels)
+        sub = self._subdefs.get(key)
+        if sub is None:
+            body = d.expr if isinstance(d, ast.Theorem) else d.body
+            if body is None:
+                raise CompileError(f"the theorem {first} has no expression to refer to", e.span)
+            for n in sels:
+                body = _operand(body, n, e.span)
+            sub = self._subdefs[key] = ast.OpDef(f"{first}!{'!'.join(sels)}", (), body,
+                                                 span=body.span)
+            self._subdef_ids.add(id(sub))
+        denv = self._def_env(sym, env)
+        if params:
+            denv = denv.bind({p.name: ("expr", a, env) for p, a in zip(params, first_args,
+                                                                         strict=True)})
+        return sub, denv, ()
 
     def _opapp(self, e: ast.OpApp, env: Env):
         op = e.op
@@ -1794,12 +1861,15 @@ class Compiler:
             return d.params[i].arity
         return 0
 
-    def _op_arg(self, a, env: Env, arity: int):
-        """An operator passed as an argument: a Python callable (s, t, *args)."""
+    def _op_arg(self, a, env: Env, arity: int, flags_out: list | None = None):
+        """An operator passed as an argument: a Python callable (s, t, *args). `flags_out`
+        receives the dependency flags of its body."""
         if isinstance(a, ast.Lambda):
             params = {p: ("val", self._local(p)) for p in a.params}
             self._note_binds([b[1] for b in params.values()])
-            body, _ = self.expr(a.body, env.bind(params))
+            body, f = self.expr(a.body, env.bind(params))
+            if flags_out is not None:
+                flags_out.append(f)
             plist = ", ".join(b[1] for b in params.values())
             return ("op", f"(lambda s, t, {plist}: {body})", arity)
         if isinstance(a, ast.Ident):
@@ -1816,16 +1886,32 @@ class Compiler:
                 fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
                                  span=a.span)
             binds = {n: ("val", n) for n in names}
-            body, _ = self.expr(fake, env.bind(binds))
+            body, f = self.expr(fake, env.bind(binds))
+            if flags_out is not None:
+                flags_out.append(f)
             return ("op", f"(lambda s, t, {', '.join(names)}: {body})", arity)
         raise CompileError("expected an operator as this argument", a.span)
 
     def _op_value(self, a, env: Env):
-        """An operator argument for a native operator: a callable of plain values."""
-        b = self._op_arg(a, env, _lambda_arity(a, env))
+        """An operator argument for a native operator: a callable of plain values. It
+        depends on the state or on bound names only if its body does (a LAMBDA that reads
+        neither leaves a constant definition such as a trace spec's log constant)."""
+        self._uses.append(set())
+        self._binds.append(set())
+        flags: list = []
+        try:
+            b = self._op_arg(a, env, _lambda_arity(a, env), flags)
+        finally:
+            used, bound = self._uses.pop(), self._binds.pop()
+        free = used - bound
+        if self._uses:
+            self._uses[-1] |= free
         n = b[2]
         names = [f"_x{i}" for i in range(n)]
-        return f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))", LOCAL | STATE
+        code = f"(lambda {', '.join(names)}: {b[1]}(s, t, {', '.join(names)}))"
+        if not flags:
+            return code, LOCAL | STATE
+        return code, (flags[0] & ~LOCAL) | (LOCAL if free else 0)
 
     def _builtin(self, e: ast.OpApp, env: Env):
         op, args = e.op, e.args
@@ -2083,7 +2169,7 @@ def _print_t(v):
 
 # What TLCGet("config") and TLCGet("stats") report: the run's settings (set when the model is
 # built and the search starts) and, once the search is over, its statistics.
-RUN: dict = {"deadlock": True, "workers": 1, "stats": None}
+RUN: dict = {"deadlock": True, "workers": 1, "stats": None, "live": None}
 _STATS = ("queue", "distinct", "generated", "diameter", "duration")
 
 
@@ -2106,6 +2192,8 @@ def _tlc_get(key):
     if key == "config":
         return _run_config()
     stats = RUN["stats"]
+    if stats is None and RUN["live"] is not None:  # during the search: its counts so far
+        stats = RUN["live"]()
     if stats is not None and (key == "stats" or key in _STATS):
         return make_fn(stats.items()) if key == "stats" else stats[key]
     if key in runtime.TLC_REGISTERS:
@@ -2173,6 +2261,51 @@ def _mentions_at(e) -> bool:
     return False
 
 
+def _is_selector(name: str) -> bool:
+    return name.isdigit() or name in (":", "<<", ">>")
+
+
+def _operands(e) -> tuple:
+    """The operands of an expression as SANY numbers them in subexpression names."""
+    t = type(e)
+    if t is ast.Junction or t is ast.Tuple or t is ast.SetEnum:
+        return e.items if t is ast.Junction else e.elems
+    if t is ast.OpApp:
+        return e.args
+    if t is ast.If:
+        return (e.cond, e.then, e.else_)
+    if t is ast.Case:
+        return tuple(ast.Tuple(arm, span=arm[0].span) for arm in e.arms)
+    if t is ast.Record or t is ast.RecordSet:
+        return tuple(x for _, x in e.fields)
+    if t is ast.FuncApp:
+        return (e.func, *e.args)
+    if t is ast.FieldAccess:
+        return (e.record, ast.Str(e.field, span=e.span))
+    if t is ast.FuncSet:
+        return (e.domain, e.codomain)
+    if t is ast.CartProd:
+        return e.factors
+    if t in (ast.BoxAction, ast.AngleAction):
+        return (e.action, e.sub)
+    if t in (ast.Quant, ast.SetMap, ast.FuncCons):
+        return tuple(b.domain for b in e.bounds if b.domain is not None)
+    if t is ast.SetFilter or t is ast.Choose:
+        return (e.bound.domain,) if e.bound.domain is not None else ()
+    return ()
+
+
+def _operand(e, sel: str, span):
+    """The part of e that one selector of a subexpression name picks."""
+    if sel == ":":
+        return e
+    ops = _operands(e)
+    n = 1 if sel == "<<" else 2 if sel == ">>" else int(sel)
+    if not 1 <= n <= len(ops):
+        raise CompileError(f"Nonexistent operand specified by `argument selector {sel}'", span)
+    return ops[n - 1]
+
+
 def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime") -> bool:
     """Does e (through the definitions it calls) contain a prime or UNCHANGED? With
     what="var": does it read a state variable at all?"""
@@ -2211,7 +2344,11 @@ def _mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime")
 
 def _def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
                         what: str = "prime") -> bool:
-    if name in env.locals:
+    b = env.locals.get(name)
+    if b is not None:  # a LET definition of a temporal formula: look into its body
+        if b[0] == "def" and id(b[1]) not in seen:
+            seen.add(id(b[1]))
+            return _mentions_prime(b[1].body, comp, b[2], seen, what)
         return False
     sym = env.scope.symbols.get(name)
     if sym is None or sym.module in _STANDARD:
@@ -2249,7 +2386,7 @@ def _python_locals(env: Env) -> set[str]:
     """The Python locals that an environment's bound names compile to."""
     out: set[str] = set()
     for b in env.locals.values():
-        if b[0] == "expr":
+        if b[0] in ("expr", "def"):
             out |= _python_locals(b[2])
         else:
             out.update(x for x in b[1:] if type(x) is str and _LOCAL_RE.fullmatch(x))

@@ -317,7 +317,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
-    comp.RUN.update(deadlock=deadlock, stats=None)
+    comp.RUN.update(deadlock=deadlock, stats=None, live=None)
 
     def initial_states():
         out: list = []
@@ -326,7 +326,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
-                  set_level=_set_level,
+                  set_level=_set_level, watch_search=_watch_search,
+                  mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness)
     postcondition = None
@@ -468,6 +469,11 @@ def _alias_records(name, span, fn, states, loop, warnings, records):
 
 def _set_level(level: int) -> None:
     comp._LEVEL[0] = level
+
+
+def _watch_search(counts) -> None:
+    """counts() gives the search's counts so far, for TLCGet during the search."""
+    comp.RUN["live"] = counts
 
 
 def _cfg_span(cfg) -> Span:

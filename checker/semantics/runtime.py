@@ -34,6 +34,7 @@ from .values import (
     least,  # noqa: F401 - used by generated code
     make_fn,
     ordered,
+    remember_interval,
     show,
     tlc_key,
 )
@@ -241,7 +242,10 @@ def interval(a, b):
         raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
     if b - a >= _LAZY_INTERVAL:
         return Interval(a, b)
-    return frozenset(range(a, b + 1))
+    s = frozenset(range(a, b + 1))
+    if s:
+        remember_interval(s, a, b)
+    return s
 
 
 _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)
@@ -402,17 +406,53 @@ def eq(a, b):
             if len(a) == len(b):
                 return _tlc_equals(a, b)
         elif t is Fn:
-            if a[0] == b[0]:
-                return _tlc_equals(a, b)
+            return _tlc_equals(a, b) if a[0] == b[0] else _fn_equals(a, b)
         elif t is frozenset and len(a) == len(b) and _shape(a) != _shape(b):
             return _tlc_equals(a, b)
         return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
+    if (t is tuple or t is Fn) and (type(b) is tuple or type(b) is Fn):
+        return _fn_equals(a, b)
     ka, kb = _kind(a), _kind(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
     raise EvalError(_unequal_kinds(a, ka, b))
+
+
+def _is_record(f) -> bool:
+    return type(f) is Fn and all(type(k) is str for k in f[0])
+
+
+def _fn_equals(a, b) -> bool:
+    """a = b for two functions of different domains (or a sequence and another function), as
+    TLC decides it with a as the left side: a record equals only a record (anything else but
+    the empty sequence is an error); a sequence is unequal to a function of another domain, but
+    comparing it with a record of its length is an error (TLC compares the domain 1..n with the
+    field names); any other function compares its domain with the other's element by element."""
+    if not a or not b:
+        return False
+    if _is_record(a):
+        if not _is_record(b):
+            raise EvalError(f"Attempted to check equality of record:\n{show(a)}\n"
+                            f"with non-record\n{show(b)}")
+        return a[0] == b[0] and _tlc_equals(a, b)
+    if type(a) is tuple:
+        if _is_record(b) and len(b[0]) == len(a):
+            raise EvalError(f"Attempted to compare an integer with non-integer:\n"
+                            f"{show(b[0][0])}.")
+        return type(b) is tuple and _tlc_equals(a, b)
+    keys = b[0] if type(b) is Fn else range(1, len(b) + 1)
+    if len(a[0]) != len(keys):
+        return False
+    for x, y in zip(a[0], keys):  # noqa: B905 - same length
+        if not eq(x, y):
+            return False
+    vals = b[1] if type(b) is Fn else b
+    for x, y in zip(a[1], vals):  # noqa: B905 - same length
+        if not eq(x, y):
+            return False
+    return True
 
 
 def _unequal_kinds(a, ka: str, b) -> str:
@@ -443,7 +483,7 @@ def _tlc_equals(a, b) -> bool:
         pairs = zip(a, b)  # noqa: B905 - same length
     elif t is Fn:
         if a[0] != b[0]:
-            return False
+            return _fn_equals(a, b)
         pairs = zip(a[1], b[1])  # noqa: B905 - same length
     elif t is frozenset:
         if len(a) != len(b):
@@ -530,11 +570,14 @@ def _comparable(a, b) -> bool:
     ka, kb = a[0], b[0]
     if ka == "set" or kb == "set":
         return ka == kb and all(_comparable(x, y) for x in a[1] for y in b[1])
-    if ka != kb:  # a sequence and a function: unequal, without a look inside
-        return True
+    if ka != kb:  # a sequence and another function: safe unless records or odd keys are met
+        seq, fn = (a, b) if ka == "seq" else (b, a)
+        return len(seq) == 1 or all(type(k) is int for k in fn[1])
     if ka == "fn":
-        if a[1] != b[1]:  # other domains: unequal at once
-            return True
+        if a[1] != b[1]:  # other domains: unequal, once the domains compare without error
+            keys = a[1] + b[1]
+            return (len(a[1]) != len(b[1]) or all(type(k) is str for k in keys)
+                    or all(type(k) is int for k in keys))
         return all(_comparable(x, y) for x, y in zip(a[2:], b[2:]))  # noqa: B905
     if len(a) != len(b):  # sequences of other lengths
         return True

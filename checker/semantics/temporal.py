@@ -55,7 +55,10 @@ class Translator:
                 return True
             return any(self.is_temporal(a, env) for a in args if isinstance(a, ast.Node))
         if isinstance(e, ast.Let):
-            return self.is_temporal(e.body, env)
+            try:
+                return self.is_temporal(e.body, self.let_env(e, env))
+            except CompileError:
+                return self.is_temporal(e.body, env)
         if isinstance(e, ast.Node):
             for f in e.__dataclass_fields__:
                 if f == "span":
@@ -131,6 +134,8 @@ class Translator:
                                                ltl.always(self.formula(a[1], env, False))))
         if isinstance(e, ast.Fairness):
             return self._fairness_formula(e, env, positive)
+        if isinstance(e, ast.Let):
+            return self.formula(e.body, self.let_env(e, env), positive)
         if isinstance(e, ast.Quant) and e.kind in ("A", "E"):
             op = "and" if (e.kind == "A") == positive else "or"
             parts = [self.formula(e.body, benv, positive) for benv in self.bindings(e, env)]
@@ -148,6 +153,24 @@ class Translator:
         raise CompileError("kipcheck cannot check this temporal formula (supported: [], <>, ~>, "
                            "WF, SF, boolean connectives, \\A and \\E over constant sets)",
                            getattr(e, "span", None))
+
+    def let_env(self, e: ast.Let, env: Env) -> Env:
+        """The env of a LET's body over a temporal formula: each definition is expanded
+        where an atom uses it (a LET's value is the same wherever it is evaluated in a state),
+        `G == INSTANCE M` names the instance for G!Op."""
+        inner = env
+        for d in e.defs:
+            if isinstance(d, ast.OpDef) and not d.params:
+                inner = inner.bind({d.name: ("expr", d.body, inner)})
+            elif isinstance(d, ast.OpDef) and not any(p.arity for p in d.params):
+                inner = inner.bind({d.name: ("def", d, inner)})
+            elif isinstance(d, ast.InstanceDef):
+                inner = inner.bind({d.name: ("instance", d, inner)})
+            else:
+                raise CompileError("kipcheck cannot check a temporal formula under this kind "
+                                   "of LET definition (recursive, a function or an operator "
+                                   "taking operators)", d.span)
+        return inner
 
     def _fold(self, op: str, parts: list, positive: bool):
         """Conjunction/disjunction of parts; under negation the connective flips."""

@@ -587,10 +587,31 @@ def _show_lazy(v: LazySet, elements, items) -> str:
     return repr(v)
 
 
+# TLC keeps `a..b` as an interval value and prints it so (`x = 1..3` in a trace), while a set
+# built any other way prints enumerated. kipcheck's sets are all frozensets, so the sets built
+# by `..` are remembered by identity (a value flows through states unchanged, so the one an
+# action built is the one a trace prints), a bounded table like the sort-key caches.
+_INTERVALS: dict = {}  # id(frozenset) -> (the frozenset, a, b)
+
+
+def remember_interval(s: frozenset, a: int, b: int) -> None:
+    if len(_INTERVALS) > 50_000:
+        _INTERVALS.clear()
+    _INTERVALS[id(s)] = (s, a, b)
+
+
+def _interval_of(s: frozenset):
+    hit = _INTERVALS.get(id(s))
+    return hit if hit is not None and hit[0] is s else None
+
+
 def show(v, elements=None, items=None) -> str:
     """v in TLA+ syntax, as TLC prints it. `elements(set)` and `items(function)` give the
-    printing order (default: this run's order); trace writers pass a recorded one."""
+    printing order (default: this run's order); trace writers pass a recorded one.
+    An unknown value (in ENABLED) that an error message would show was needed after all."""
     t = type(v)
+    if t is _Unknown:
+        raise UnknownUsed
     if t is bool:
         return "TRUE" if v else "FALSE"
     if t is int:
@@ -600,6 +621,9 @@ def show(v, elements=None, items=None) -> str:
     if t is ModelValue:
         return v.name
     if t is frozenset:
+        iv = _interval_of(v)
+        if iv is not None:
+            return f"{iv[1]}..{iv[2]}"
         return "{" + ", ".join(show(e, elements, items)
                                for e in (elements or ordered)(v)) + "}"
     if t is tuple:

@@ -400,3 +400,17 @@ def test_html_is_self_contained():
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page and "<link" not in page and "src=" not in page
     assert page.count('class="node') == 3
+
+
+def test_itf_writes_a_finite_set_kept_lazily_as_a_set(tmp_path):
+    """`{b} \\X 1..2` in a state is kept as a lazy product; ITF used to write it as
+    #unserializable text, which no ITF reader can compare with an enumerated set."""
+    (tmp_path / "P.tla").write_text(
+        "---- MODULE P ----\nEXTENDS Naturals\nCONSTANT b\nVARIABLE s\nInit == s = {}\n"
+        "Next == s' = {b} \\X (1..2)\nInv == s = {}\n====\n")
+    (tmp_path / "P.cfg").write_text("CONSTANT b = b\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(tmp_path / "P.tla")
+    doc = json.loads(itf.dumps(from_outcome(o)))
+    assert doc["states"][1]["s"] == {"#set": [[{"#unserializable": "b"}, 1],
+                                              [{"#unserializable": "b"}, 2]]}
+    assert_itf_shape(doc)

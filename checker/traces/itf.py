@@ -5,7 +5,8 @@ var: value, ...}`. Values: booleans, strings and integers as JSON (`{"#bigint": 
 ±(2^53 - 1)), sequences as arrays, records as objects, `{"#set": [...]}`, `{"#tup": [...]}`,
 `{"#map": [[key, value], ...]}` for other functions, and `{"#unserializable": "text"}` for what
 JSON has no form for: kipcheck writes model values so (`{"#unserializable": "b1"}`), which keeps
-them apart from strings, and infinite sets by their TLA+ text.
+them apart from strings, and infinite sets by their TLA+ text (a finite set kept lazily, such as
+`{b} \\X 1..2`, is written out as a `#set`).
 
 kipcheck keeps in `#meta` what it needs to render the trace again exactly: each state's action
 (`action`, `actionName`, `params`), the lasso's closing action (`loopAction`), the verdict and
@@ -61,6 +62,8 @@ def encode(value, printer):
         if all(type(k) is str and not k.startswith("#") for k, _ in pairs):
             return {k: encode(v, printer) for k, v in pairs}
         return {"#map": [[encode(k, printer), encode(v, printer)] for k, v in pairs]}
+    if isinstance(value, LazySet) and value.finite:  # {b} \X 1..2 kept lazily in a state
+        return {"#set": [encode(e, printer) for e in printer.elements(value.materialise())]}
     if isinstance(value, LazySet) or t is Opaque:
         return {"#unserializable": repr(value)}
     raise TraceFormatError(f"cannot write the value {value!r} in a trace")

@@ -41,6 +41,7 @@ from .runtime import (
 from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, make_fn, show
 
 STATE, NEXT, LOCAL, IMPURE = 1, 2, 4, 8  # dependency flags of a compiled expression
+RANDOM = 16  # RandomElement: impure, but a constant definition of it is drawn once, as TLC's
 
 
 class CompileError(Exception):
@@ -223,7 +224,7 @@ class Compiler:
         """Does e read no variable (and call nothing impure)? TLC evaluates such an invariant
         once, before the search."""
         _, flags = self.expr(e, env or self.root_env())
-        return not flags & (STATE | NEXT | IMPURE)
+        return not flags & (STATE | NEXT | IMPURE | RANDOM)
 
     def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred",
                                  boolean: bool = False):
@@ -1114,11 +1115,12 @@ class Compiler:
             body_env, comp, flags = self._comprehension((e.bound,), env)
             pred, f2 = self.cond(e.pred, body_env, B_FILTER)
             var, dom = comp[0]
-            if (dom.isidentifier() and dom in self.g and not infinite(self.g[dom])
+            if (dom.isidentifier() and dom in self.g and type(self.g[dom]) is frozenset
                     or isinstance(e.bound.domain, ast.SetEnum) or dom.startswith("setenum(")
                     or self._is_variable(e.bound.domain, env)):
                 return f"frozenset([{var} for {var} in each({dom}) if {pred}])", flags | f2
-            # A domain TLC may only test membership of ({n \in Nat : n > 0}) stays lazy.
+            # Over a lazy domain ({n \in Nat : n > 0}, SUBSET S) membership is decided without
+            # listing the set, as TLC's.
             test = (f"lambda _v: (lambda {var[1:-2]}: {pred})(*_v)" if var.startswith("(")
                     else f"lambda {var}: {pred}")
             return (f"sfilter({dom}, lambda _s: frozenset([{var} for {var} in _s if {pred}]), "
@@ -1377,7 +1379,8 @@ class Compiler:
             native = NATIVE.get((sym.module, sym.name))
             if native is not None:
                 key = (sym.module, sym.name)
-                flags = IMPURE if key in IMPURE_OPS else 0
+                flags = (RANDOM if key == ("TLC", "RandomElement")
+                         else IMPURE if key in IMPURE_OPS else 0)
                 int_op = INT_OPS.get(key)
                 if int_op is not None and not all(self._is_int_code(a) for a in args):
                     code = f"{int_op[1]}({args[0]}, {args[1]})"
@@ -1524,8 +1527,8 @@ class Compiler:
         plist = ", ".join(b[1] for b in params.values())
         self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
                      f"    return {body}{self._tag(d.body.span)}\n", fname)
-        if not d.params and flags == 0:
-            # A constant definition: compute it once.
+        if not d.params and flags in (0, RANDOM):
+            # A constant definition: compute it once (TLC too draws its RandomElement once).
             try:
                 value = self.g[fname](None, None)
             except (EvalError, runtime.AssertFailure, RecursionError):

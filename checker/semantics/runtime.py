@@ -717,15 +717,34 @@ def setmap(f, s):
 
 
 class _Filter(LazySet):
-    """{x \\in S : P} over an infinite S: membership tests x \\in S, then P, as TLC's."""
+    """{x \\in S : P} over a lazy S: membership tests x \\in S, then P, as TLC's, without
+    enumerating S (x \\in {DP \\in SUBSET SUBSET S : ...} is one test, not 2^2^|S|). Over a
+    finite S it is enumerated (once, by whole) only when something needs its elements."""
 
-    def __init__(self, base, pred):
-        self.base, self.pred = base, pred
+    def __init__(self, base, pred, whole=None):
+        self.base, self.pred, self.whole = base, pred, whole
+        self.finite = whole is not None
+        self._elems = None
 
     def __contains__(self, x) -> bool:
         return x in self.base and self.pred(x)
 
+    def materialise(self) -> frozenset:
+        if self._elems is None:
+            self._elems = self.whole(each(self.base))
+        return self._elems
+
+    def __iter__(self):
+        if not self.finite:
+            raise EvalError(self.not_enumerable())
+        return iter(ordered(self.materialise()))
+
+    def __len__(self):
+        return len(self.materialise())
+
     def __repr__(self) -> str:
+        if self.finite:
+            return show(self.materialise())
         return f"{{x \\in {show(self.base)} : ...}}"
 
     def not_enumerable(self) -> str:
@@ -734,12 +753,12 @@ class _Filter(LazySet):
 
 
 def sfilter(s, whole, pred):
-    """{x \\in S : P}: whole(S) filters a finite S at once; an infinite S stays lazy."""
+    """{x \\in S : P}: whole(S) filters a frozenset S at once; a lazy S stays lazy."""
     if type(s) is frozenset:
         return whole(s)
     if infinite(s):
         return _Filter(s, pred)
-    return whole(each(s))
+    return _Filter(s, pred, whole)
 
 
 def setfilter(p, s):

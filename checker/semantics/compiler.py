@@ -144,6 +144,10 @@ IMPURE_OPS = {("TLC", "Print"), ("TLC", "PrintT"), ("TLC", "Assert"), ("TLC", "T
 
 
 
+# A line of generated code that emits a successor state (see _emit_done).
+_EMIT_RE = re.compile(r"^( *)_out\(\(", re.M)
+
+
 def _pyname(prefix: str, name: str, n: int) -> str:
     return f"{prefix}{n}_" + re.sub(r"\W", "_", name)
 
@@ -406,12 +410,16 @@ class Compiler:
         return "\n".join(lines) or "    pass", used
 
     def compile_expand(self, actions: list[Action]):
-        """All actions in one function (s, emit): emit(i) announces action i, then emit(state)
-        for each of its successors. One Python call per state instead of one per action."""
-        parts = ["def {name}(s, _out):", "    t = None"]
+        """All actions in one function (s, emit): one Python call per state instead of one per
+        action. emit(i) announces action i right before each successor emit(state), so an action
+        without successors (most of them, in most states) costs a store, not a call; on an
+        error, emit(i) last names the action that failed."""
+        parts = ["def {name}(s, _out):", "    t = None", "    _a = 0", "    try:"]
         for i, a in enumerate(actions):
-            parts.append(f"    _out({i})")
-            parts.append(a.body)
+            parts.append(f"        _a = {i}")
+            body = _EMIT_RE.sub(lambda m, i=i: f"{m.group(1)}_out({i})\n{m.group(0)}", a.body)
+            parts.append("\n".join("    " + line for line in body.split("\n")))
+        parts += ["    except BaseException:", "        _out(_a)", "        raise"]
         return self._define("\n".join(parts) + "\n", "expand")
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
@@ -1812,14 +1820,15 @@ class Compiler:
             return f"eq({c[0]}, {c[1]})", flags
         if op == "#":
             return f"(not eq({c[0]}, {c[1]}))", flags
-        if op == "\\in":
+        if op in ("\\in", "\\notin"):
+            neg = "not_" if op == "\\notin" else ""
             if self._plain_membership(c[0], c[1]):
-                return f"({c[0]} in {c[1]})", flags
-            return f"member({c[0]}, {c[1]})", flags
-        if op == "\\notin":
-            if self._plain_membership(c[0], c[1]):
-                return f"({c[0]} not in {c[1]})", flags
-            return f"not_member({c[0]}, {c[1]})", flags
+                return f"({c[0]} {'not in' if neg else 'in'} {c[1]})", flags
+            if parts[0][1] == 0 and c[0].isidentifier() and c[0] in self.g:
+                # A constant element: the shape its kind check needs is computed once.
+                shape = self._const_name(runtime.shape_of(self.g[c[0]]))
+                return f"{neg}member_k({c[0]}, {c[1]}, {shape})", flags
+            return f"{neg}member({c[0]}, {c[1]})", flags
         if op == "\\cup":
             return f"cup({c[0]}, {c[1]})", flags
         if op == "\\cap":

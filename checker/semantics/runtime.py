@@ -44,7 +44,8 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
-    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
+    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
+    "member_k", "not_member_k", "setmap",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -457,6 +458,12 @@ def _tlc_equals(a, b) -> bool:
     return True
 
 
+def shape_of(v):
+    """The shape of a value (see _shape) for the compiler, or None for a model value (it
+    compares with everything)."""
+    return None if type(v) is ModelValue else _shape(v)
+
+
 def _shape(v):
     """The kinds of a value and of all its parts: two sets of one shape compare without error,
     so their exact walk (_tlc_equals, a sort) runs only when shapes differ. A set's shape is
@@ -468,15 +475,20 @@ def _shape(v):
         return ("fn", v[0], *[_shape(x) for x in v[1]])
     if t is not frozenset:
         return _KIND_OF.get(t) or _kind(v)
+    last = _LAST_SET
+    if last[0] is v:  # the same set object as last time (a state's variable tested again)
+        return last[1]
     shape = _SHAPES.get(v)
     if shape is None:
         if len(_SHAPES) > 20_000:
             _SHAPES.clear()
         shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
+    last[0], last[1] = v, shape
     return shape
 
 
 _SHAPES: dict = {}
+_LAST_SET: list = [None, None]  # the set whose shape was asked last, and its shape
 
 
 def member(x, s) -> bool:
@@ -489,6 +501,24 @@ def member(x, s) -> bool:
     return False
 
 
+def member_k(x, s, shape) -> bool:
+    """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
+    if x in s:
+        return True
+    if type(s) is frozenset and s:
+        _check_kinds(x, s, shape)
+    return False
+
+
+def not_member_k(x, s, shape) -> bool:
+    """x \\notin s for a constant x (see member_k)."""
+    if x in s:
+        return False
+    if type(s) is frozenset and s:
+        _check_kinds(x, s, shape)
+    return True
+
+
 def not_member(x, s) -> bool:
     """x \\notin s (see member)."""
     if x in s:
@@ -498,11 +528,12 @@ def not_member(x, s) -> bool:
     return True
 
 
-def _check_kinds(x, s: frozenset) -> None:
+def _check_kinds(x, s: frozenset, shape=None) -> None:
     """TLC's error if x cannot be compared with some element of s (TLC compares x with the
-    elements in order)."""
+    elements in order). `shape` is x's, when known."""
     shapes = _shape(s)[1]
-    shape = _shape(x)
+    if shape is None:
+        shape = _shape(x)
     if len(shapes) == 1 and shape in shapes:
         return
     ok = _SAFE.get((shape, shapes))

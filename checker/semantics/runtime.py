@@ -469,10 +469,10 @@ def _shape(v):
     so their exact walk (_tlc_equals, a sort) runs only when shapes differ. A set's shape is
     remembered (sets are shared between states; the table stays small)."""
     t = type(v)
-    if t is tuple:
-        return ("seq", *[_shape(x) for x in v])
+    if t is tuple:  # a scalar part's shape is its kind: no call for it
+        return ("seq", *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v])
     if t is Fn:
-        return ("fn", v[0], *[_shape(x) for x in v[1]])
+        return ("fn", v[0], *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v[1]])
     if t is not frozenset:
         return _KIND_OF.get(t) or _kind(v)
     last = _LAST_SET
@@ -574,6 +574,9 @@ def _comparable(a, b) -> bool:
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
             frozenset: "set", tuple: "function", Fn: "function"}
+
+
+_SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value"}
 
 
 def _kind(v) -> str:

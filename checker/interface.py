@@ -52,6 +52,10 @@ class Model:
     # How to rebuild this model in another process (a worker): a picklable Recipe, since the
     # model's callables are made by exec and cannot be pickled. None: single process only.
     recipe: object = None
+    # The invariants again, as (name, pred(s, p)) for a successor s of a state p that
+    # satisfied them all (a conjunct reading only variables s shares with p is skipped);
+    # None: check successors with `invariants`.
+    step_invariants: list[tuple[str, Callable]] | None = None
 
 
 @dataclass

@@ -232,6 +232,24 @@ def test_comparing_values_of_different_kinds_is_an_error_as_in_tlc(tmp_path, exp
     assert (o.verdict, o.message) == ("error", f"{message}\nThe error occurred in action Next.")
 
 
+@pytest.mark.parametrize("guard", ["[a |-> 1] \\in msgs", "[a |-> 1] \\notin msgs",
+                                   "x = 0 /\\ [a |-> 1] \\in msgs"])
+def test_an_error_names_the_action_that_failed_after_others_emitted_or_not(tmp_path, guard):
+    # A emits a successor, B none, C fails comparing a constant record with msgs' element
+    # (its kind check uses the shape computed when the spec was compiled), D is never run.
+    spec = write_spec(tmp_path, "Act", "VARIABLES x, msgs\n"
+                      "Init == x = 0 /\\ msgs = {[a |-> \"s\"]}\n"
+                      "A == x = 0 /\\ x' = 1 /\\ UNCHANGED msgs\n"
+                      "B == x = 7 /\\ x' = 2 /\\ UNCHANGED msgs\n"
+                      f"C == {guard} /\\ x' = 3 /\\ UNCHANGED msgs\n"
+                      "D == x' = 4 /\\ UNCHANGED msgs\nNext == A \\/ B \\/ C \\/ D\n",
+                      "INIT Init\nNEXT Next\n")
+    o = check(spec)
+    assert (o.verdict, o.exit_code, o.states_generated) == ("error", 75, 2)
+    assert o.message == ('Attempted to check equality of string "s" with non-string:\n1\n'
+                         "The error occurred in action C.")
+
+
 def test_a_model_value_is_unequal_to_anything_else_without_error():
     o = run("Sym", "Sym", constants=None)
     assert o.verdict == "ok"

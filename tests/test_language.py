@@ -83,6 +83,33 @@ def test_listing_an_infinite_set_filter_is_tlcs_error(tmp_path):
             in out.message)
 
 
+def test_membership_in_a_filter_of_a_finite_lazy_set_tests_one_element(tmp_path):
+    # As TLC 2.18 (2 generated, 1 distinct, no error): x \\in {y \\in S : P} is x \\in S /\\ P(x);
+    # listing SUBSET SUBSET (1..8) would never end, and P fails on the other elements.
+    out = _model(tmp_path, "VARIABLE x\nInit == x = {{1}, {2, 3}}\nNext == UNCHANGED x\n"
+                           "Inv == /\\ x \\in {D \\in SUBSET SUBSET (1..8) :"
+                           " \\A S \\in D : (CHOOSE y \\in S : TRUE) > 0}\n"
+                           "  /\\ x \\in {D \\in SUBSET SUBSET (1..Cardinality(x) + 6) :"
+                           " \\A S \\in D : (CHOOSE y \\in S : TRUE) > 0}\n"
+                           "  /\\ {1} \\in {S \\in SUBSET {1, 2} : (CHOOSE y \\in S : TRUE) = 1}\n"
+                           "  /\\ Cardinality({S \\in SUBSET {1, 2, 3} : Cardinality(S) = 2}) = 3\n"
+                           "  /\\ {S \\in SUBSET {1, 2} : 1 \\in S} = {{1}, {1, 2}}",
+                 cfg="INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Naturals, FiniteSets")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 1, 2)
+
+
+def test_a_constant_definition_draws_its_random_element_once(tmp_path):
+    # TLC 2.18 evaluates a constant definition once: E = E holds (6 distinct, 6 generated),
+    # while each call of an operator with arguments draws again.
+    out = _model(tmp_path, "VARIABLE x\nE == RandomElement(1..1000)\n"
+                           "F(n) == RandomElement(1..1000) + n\n"
+                           "Init == x = 0\nNext == x < 5 /\\ x' = x + 1\n"
+                           "Inv == E = E /\\ E \\in 1..1000 /\\ \\E i \\in 1..40 : F(i) # F(i)",
+                 cfg="INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+                 extends="Naturals, TLC")
+    assert (out.verdict, out.distinct_states, out.states_generated) == ("ok", 6, 6)
+
+
 def test_a_cfg_override_replaces_the_definition_inside_instances_too(tmp_path):
     """`Seq <- BoundedSeq` reaches the Seq an INSTANCEd module uses (the same definition);
     `B <- [Inner] MB` replaces Inner's B only, not the root's own B (TLC 2.18: 3 / 6)."""

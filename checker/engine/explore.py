@@ -61,12 +61,13 @@ class _Stop(Exception):
         self.loop, self.loop_step = loop, loop_step
 
 
-def check_invariants(invariants, state, trace_fn) -> None:
+def check_invariants(invariants, state, trace_fn, parent=None) -> None:
     """Raise the stop for the first invariant that fails on `state` (an evaluation error, a
-    non-Boolean value, or FALSE); trace_fn() gives the behaviour to it."""
+    non-Boolean value, or FALSE); trace_fn() gives the behaviour to it. With `parent` (a
+    state that satisfied them), `invariants` are the model's step_invariants."""
     for name, pred in invariants:
         try:
-            ok = pred(state)
+            ok = pred(state) if parent is None else pred(state, parent)
         except FAILURES as e:
             raise _failure(e, trace_fn(), None, ("invariant", name), name) from None
         if ok is not True:
@@ -160,6 +161,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     coverage: dict[str, list[int]] = {}
     expanded = 0
     invariants = model.invariants
+    # A successor's invariants: only what its changed variables may have broken.
+    succ_invariants = model.step_invariants or invariants
+    stepwise = bool(model.step_invariants)
     constraints = model.constraints
     action_constraints = model.action_constraints
     action_props = model.action_properties
@@ -289,7 +293,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     if level + 1 > stats["depth"]:
                         stats["depth"] = level + 1
             if new or not in_model:
-                check_invariants(invariants, succ, _TraceTo(trace_to, key, level, action, succ))
+                check_invariants(succ_invariants, succ,
+                                 _TraceTo(trace_to, key, level, action, succ),
+                                 state if stepwise else None)
             for name, pred in action_props:
                 try:
                     holds = pred(state, succ)
@@ -361,8 +367,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     succ = succs[k]
                     if invariants:
                         try:
-                            check_invariants(invariants, succ,
-                                             _TraceTo(trace_to, key, level, action, succ))
+                            check_invariants(succ_invariants, succ,
+                                             _TraceTo(trace_to, key, level, action, succ),
+                                             state if stepwise else None)
                         except _Stop:  # count only what was generated up to succ
                             _uncount(buf, succ, generated_by, stats)
                             raise
@@ -394,7 +401,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 if nxt > stats["depth"]:
                     stats["depth"] = nxt
                 if invariants:
-                    check_invariants(invariants, succ, _TraceTo(trace_to, key, level, action, succ))
+                    check_invariants(succ_invariants, succ,
+                                     _TraceTo(trace_to, key, level, action, succ),
+                                     state if stepwise else None)
                 push((succ, skey, nxt))
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1

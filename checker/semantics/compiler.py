@@ -147,6 +147,10 @@ READ_OPS = {("TLC", "RandomElement"), *community.READS}
 
 
 
+# A line of generated code that emits a successor state (see _emit_done).
+_EMIT_RE = re.compile(r"^( *)_out\(\(", re.M)
+
+
 def _pyname(prefix: str, name: str, n: int) -> str:
     return f"{prefix}{n}_" + re.sub(r"\W", "_", name)
 
@@ -236,7 +240,101 @@ class Compiler:
         """Does e read no variable (and call nothing impure)? TLC evaluates such an invariant
         once, before the search."""
         _, flags = self.expr(e, env or self.root_env())
-        return not flags & (STATE | NEXT | IMPURE)
+        return not flags & (STATE | NEXT | IMPURE | READS)
+
+    def compile_step_predicate(self, e, env: Env | None = None, name: str = "spred"):
+        """An invariant checked on a successor s of a state p that satisfied it: Python
+        function (s, p) -> value. A conjunct that reads only variables whose values s shares
+        with p (the same objects) held on p, so it holds on s and is not evaluated again;
+        every other conjunct is evaluated as compile_predicate's code does."""
+        env = env or self.root_env()
+        code = self._step_conjunct(e, env, B_VALUE)
+        return self._define(f"def {{name}}(s, p, t=None):\n"
+                            f"    return {code}{self._tag(e.span)}\n", name)
+
+    def _step_conjunct(self, e, env: Env, why: int) -> str:
+        if type(e) is ast.Junction and e.kind == "and":
+            parts = [self._step_conjunct(x, env, B_AND_P if i == 0 else B_AND_Q)
+                     for i, x in enumerate(e.items)]
+            return "(" + " and ".join(parts) + ")"
+        if (type(e) is ast.OpApp and e.op == "\\land" and "\\land" not in env.locals
+                and env.scope.symbols.get("\\land") is None):
+            whys = _BOOL_OPERANDS["\\land"]
+            return (f"({self._step_conjunct(e.args[0], env, whys[0])} and "
+                    f"{self._step_conjunct(e.args[1], env, whys[1])})")
+        code, _ = self.cond(e, env, why)
+        reads = self.state_reads(e, env)
+        if reads is None or code in ("True", "False"):
+            return code
+        if not reads:
+            return "True"  # reads no variable: it held on the initial states
+        same = " and ".join(f"s[{i}] is p[{i}]" for i in sorted(reads))
+        return f"({same} or {code})"
+
+    def state_reads(self, e, env: Env) -> set[int] | None:
+        """The indices of the state variables e reads, also through the definitions it calls,
+        or None when that is not sure (an INSTANCE, a substituted constant, a recursive
+        operator, anything impure such as RandomElement or TLCGet): conservative, so that a
+        conjunct is skipped only when it surely reads nothing that changed."""
+        reads: set[int] = set()
+        seen: set = set()
+        index = {v: i for i, v in enumerate(self.variables)}
+
+        def visit(n, nenv) -> bool:
+            t = type(n)
+            if t is tuple:
+                return all(visit(x, nenv) for x in n)
+            if not isinstance(n, ast.Node):
+                return True
+            if t is ast.InstanceRef or t is ast.Fairness:
+                return False
+            if t is ast.Ident or t is ast.OpApp:
+                name = n.name if t is ast.Ident else n.op
+                if name in ("'", "ENABLED", "UNCHANGED", "[]", "<>", "~>", "-+->", "\\cdot"):
+                    return False
+                sym = None if name in nenv.locals else nenv.scope.symbols.get(name)
+                if sym is not None and not self._reads_symbol(sym, n, nenv, index, reads,
+                                                              seen, visit):
+                    return False
+            for f in n.__dataclass_fields__:
+                if f != "span" and not visit(getattr(n, f), nenv):
+                    return False
+            return True
+
+        return reads if visit(e, env) else None
+
+    def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
+                      visit) -> bool:
+        """state_reads for one name: False when its reads are not sure."""
+        if sym.kind in ("bound", "param"):
+            return True
+        if sym.kind == "variable":
+            if nenv.frame is not self.root_frame or sym.name not in index:
+                return False
+            reads.add(index[sym.name])
+            return True
+        if sym.kind == "constant":
+            return (nenv.frame is self.root_frame and not sym.arity
+                    and sym.name not in self.overrides)
+        if sym.kind not in ("operator", "function"):
+            return False
+        if sym.module in _STANDARD:
+            key = (sym.module, sym.name)
+            return key not in IMPURE_OPS and key not in READ_OPS
+        if self._replacement(sym) is not None:
+            return False
+        target = self._user_def(n, nenv) if sym.kind == "operator" else None
+        if target is None:
+            if sym.kind != "function" or not isinstance(sym.node, ast.FuncDef):
+                return False
+            target = (sym.node, self._def_env(sym, nenv))
+        d, denv = target[0], target[1]
+        if denv.frame is not self.root_frame:
+            return False
+        if id(d) in seen:
+            return True
+        seen.add(id(d))
+        return visit(d, denv)
 
     def compile_action_predicate(self, e, env: Env | None = None, name: str = "apred",
                                  boolean: bool = False):
@@ -456,12 +554,16 @@ class Compiler:
         return "\n".join(lines) or "    pass", used
 
     def compile_expand(self, actions: list[Action]):
-        """All actions in one function (s, emit): emit(i) announces action i, then emit(state)
-        for each of its successors. One Python call per state instead of one per action."""
-        parts = ["def {name}(s, _out):", "    t = None"]
+        """All actions in one function (s, emit): one Python call per state instead of one per
+        action. emit(i) announces action i right before each successor emit(state), so an action
+        without successors (most of them, in most states) costs a store, not a call; on an
+        error, emit(i) last names the action that failed."""
+        parts = ["def {name}(s, _out):", "    t = None", "    _a = 0", "    try:"]
         for i, a in enumerate(actions):
-            parts.append(f"    _out({i})")
-            parts.append(a.body)
+            parts.append(f"        _a = {i}")
+            body = _EMIT_RE.sub(lambda m, i=i: f"{m.group(1)}_out({i})\n{m.group(0)}", a.body)
+            parts.append("\n".join("    " + line for line in body.split("\n")))
+        parts += ["    except BaseException:", "        _out(_a)", "        raise"]
         return self._define("\n".join(parts) + "\n", "expand")
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
@@ -1189,11 +1291,12 @@ class Compiler:
             body_env, comp, flags = self._comprehension((e.bound,), env)
             pred, f2 = self.cond(e.pred, body_env, B_FILTER)
             var, dom = comp[0]
-            if (dom.isidentifier() and dom in self.g and not infinite(self.g[dom])
+            if (dom.isidentifier() and dom in self.g and type(self.g[dom]) is frozenset
                     or isinstance(e.bound.domain, ast.SetEnum) or dom.startswith("setenum(")
                     or self._is_variable(e.bound.domain, env)):
                 return f"frozenset([{var} for {var} in each({dom}) if {pred}])", flags | f2
-            # A domain TLC may only test membership of ({n \in Nat : n > 0}) stays lazy.
+            # Over a lazy domain ({n \in Nat : n > 0}, SUBSET S) membership is decided without
+            # listing the set, as TLC's.
             test = (f"lambda _v: (lambda {var[1:-2]}: {pred})(*_v)" if var.startswith("(")
                     else f"lambda {var}: {pred}")
             return (f"sfilter({dom}, lambda _s: frozenset([{var} for {var} in _s if {pred}]), "
@@ -1620,7 +1723,8 @@ class Compiler:
                      f"    return {body}{self._tag(d.body.span)}\n", fname)
         if not d.params and flags & ~READS == 0:
             # A constant definition: compute it once (one that reads a file only if the file
-            # can be read now; else each time it is used, as before).
+            # can be read now; else each time it is used, as before). TLC too draws its
+            # RandomElement once.
             try:
                 value = self.g[fname](None, None)
             except (EvalError, runtime.AssertFailure, RecursionError):
@@ -1947,14 +2051,15 @@ class Compiler:
             return f"eq({c[0]}, {c[1]})", flags
         if op == "#":
             return f"(not eq({c[0]}, {c[1]}))", flags
-        if op == "\\in":
+        if op in ("\\in", "\\notin"):
+            neg = "not_" if op == "\\notin" else ""
             if self._plain_membership(c[0], c[1]):
-                return f"({c[0]} in {c[1]})", flags
-            return f"member({c[0]}, {c[1]})", flags
-        if op == "\\notin":
-            if self._plain_membership(c[0], c[1]):
-                return f"({c[0]} not in {c[1]})", flags
-            return f"not_member({c[0]}, {c[1]})", flags
+                return f"({c[0]} {'not in' if neg else 'in'} {c[1]})", flags
+            if parts[0][1] == 0 and c[0].isidentifier() and c[0] in self.g:
+                # A constant element: the shape its kind check needs is computed once.
+                shape = self._const_name(runtime.shape_of(self.g[c[0]]))
+                return f"{neg}member_k({c[0]}, {c[1]}, {shape})", flags
+            return f"{neg}member({c[0]}, {c[1]})", flags
         if op == "\\cup":
             return f"cup({c[0]}, {c[1]})", flags
         if op == "\\cap":

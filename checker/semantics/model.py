@@ -240,6 +240,11 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         return compiler.compile_predicate(e, denv, f"inv_{name}", True)
 
     invariants = [(n.name, pred(n.name, "invariant", n.span)) for n in cfg.invariants]
+    # The same invariants for a successor of a state that satisfied them (see
+    # compile_step_predicate): what its unchanged variables decide is not evaluated again.
+    step_invariants = [(n.name, compiler.compile_step_predicate(*body_of(n.name),
+                                                                f"step_{n.name}"))
+                       for n in cfg.invariants]
     for n, (_, inv) in zip(cfg.invariants, invariants, strict=True):
         if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
             raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
@@ -259,6 +264,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             if kind == "invariant":
                 invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"prop_{n.name}", True)))
+                step_invariants.append((n.name, compiler.compile_step_predicate(
+                    parts[0], parts[1], f"sprop_{n.name}")))
             elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
                 box, benv = parts
                 action_props.append((n.name, compiler.compile_action_predicate(
@@ -329,7 +336,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   set_level=_set_level, watch_search=_watch_search,
                   mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions) if actions else None,
-                  init_properties=init_props, liveness=live, fairness=fairness)
+                  init_properties=init_props, liveness=live, fairness=fairness,
+                  step_invariants=step_invariants)
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)

@@ -45,7 +45,8 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
-    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member", "setmap",
+    "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
+    "member_k", "not_member_k", "setmap",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -497,26 +498,37 @@ def _tlc_equals(a, b) -> bool:
     return True
 
 
+def shape_of(v):
+    """The shape of a value (see _shape) for the compiler, or None for a model value (it
+    compares with everything)."""
+    return None if type(v) is ModelValue else _shape(v)
+
+
 def _shape(v):
     """The kinds of a value and of all its parts: two sets of one shape compare without error,
     so their exact walk (_tlc_equals, a sort) runs only when shapes differ. A set's shape is
     remembered (sets are shared between states; the table stays small)."""
     t = type(v)
-    if t is tuple:
-        return ("seq", *[_shape(x) for x in v])
+    if t is tuple:  # a scalar part's shape is its kind: no call for it
+        return ("seq", *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v])
     if t is Fn:
-        return ("fn", v[0], *[_shape(x) for x in v[1]])
+        return ("fn", v[0], *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v[1]])
     if t is not frozenset:
         return _KIND_OF.get(t) or _kind(v)
+    last = _LAST_SET
+    if last[0] is v:  # the same set object as last time (a state's variable tested again)
+        return last[1]
     shape = _SHAPES.get(v)
     if shape is None:
         if len(_SHAPES) > 20_000:
             _SHAPES.clear()
         shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
+    last[0], last[1] = v, shape
     return shape
 
 
 _SHAPES: dict = {}
+_LAST_SET: list = [None, None]  # the set whose shape was asked last, and its shape
 
 
 def member(x, s) -> bool:
@@ -529,6 +541,24 @@ def member(x, s) -> bool:
     return False
 
 
+def member_k(x, s, shape) -> bool:
+    """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
+    if x in s:
+        return True
+    if type(s) is frozenset and s:
+        _check_kinds(x, s, shape)
+    return False
+
+
+def not_member_k(x, s, shape) -> bool:
+    """x \\notin s for a constant x (see member_k)."""
+    if x in s:
+        return False
+    if type(s) is frozenset and s:
+        _check_kinds(x, s, shape)
+    return True
+
+
 def not_member(x, s) -> bool:
     """x \\notin s (see member)."""
     if x in s:
@@ -538,11 +568,12 @@ def not_member(x, s) -> bool:
     return True
 
 
-def _check_kinds(x, s: frozenset) -> None:
+def _check_kinds(x, s: frozenset, shape=None) -> None:
     """TLC's error if x cannot be compared with some element of s (TLC compares x with the
-    elements in order)."""
+    elements in order). `shape` is x's, when known."""
     shapes = _shape(s)[1]
-    shape = _shape(x)
+    if shape is None:
+        shape = _shape(x)
     if len(shapes) == 1 and shape in shapes:
         return
     ok = _SAFE.get((shape, shapes))
@@ -586,6 +617,9 @@ def _comparable(a, b) -> bool:
 
 _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
             frozenset: "set", tuple: "function", Fn: "function"}
+
+
+_SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value"}
 
 
 def _kind(v) -> str:
@@ -760,15 +794,34 @@ def setmap(f, s):
 
 
 class _Filter(LazySet):
-    """{x \\in S : P} over an infinite S: membership tests x \\in S, then P, as TLC's."""
+    """{x \\in S : P} over a lazy S: membership tests x \\in S, then P, as TLC's, without
+    enumerating S (x \\in {DP \\in SUBSET SUBSET S : ...} is one test, not 2^2^|S|). Over a
+    finite S it is enumerated (once, by whole) only when something needs its elements."""
 
-    def __init__(self, base, pred):
-        self.base, self.pred = base, pred
+    def __init__(self, base, pred, whole=None):
+        self.base, self.pred, self.whole = base, pred, whole
+        self.finite = whole is not None
+        self._elems = None
 
     def __contains__(self, x) -> bool:
         return x in self.base and self.pred(x)
 
+    def materialise(self) -> frozenset:
+        if self._elems is None:
+            self._elems = self.whole(each(self.base))
+        return self._elems
+
+    def __iter__(self):
+        if not self.finite:
+            raise EvalError(self.not_enumerable())
+        return iter(ordered(self.materialise()))
+
+    def __len__(self):
+        return len(self.materialise())
+
     def __repr__(self) -> str:
+        if self.finite:
+            return show(self.materialise())
         return f"{{x \\in {show(self.base)} : ...}}"
 
     def not_enumerable(self) -> str:
@@ -777,12 +830,12 @@ class _Filter(LazySet):
 
 
 def sfilter(s, whole, pred):
-    """{x \\in S : P}: whole(S) filters a finite S at once; an infinite S stays lazy."""
+    """{x \\in S : P}: whole(S) filters a frozenset S at once; a lazy S stays lazy."""
     if type(s) is frozenset:
         return whole(s)
     if infinite(s):
         return _Filter(s, pred)
-    return whole(each(s))
+    return _Filter(s, pred, whole)
 
 
 def setfilter(p, s):

@@ -91,7 +91,8 @@ def newest(directory: str | os.PathLike) -> Path | None:
     return found[-1][1] if found else None
 
 
-def read(directory: str | os.PathLike, want_identity: str, backend: str, parts: int) -> Snapshot:
+def read(directory: str | os.PathLike, want_identity: str, backend: str,
+         parts: int | None) -> Snapshot:
     """The newest snapshot of `directory`, checked against the model and backend of this run;
     CheckpointError says why it cannot be resumed."""
     path = newest(directory)
@@ -111,6 +112,8 @@ def read(directory: str | os.PathLike, want_identity: str, backend: str, parts: 
             f"--recover {directory}: the checkpoint is of another model (its spec, .cfg, "
             f"constants or options such as --max-depth and --no-deadlock differ, or it was made "
             f"by another kipcheck version); it cannot be resumed with this one")
+    if parts is None:  # the Spark backend without --partitions: the snapshot's count
+        parts = manifest.get("parts")
     if (manifest.get("backend"), manifest.get("parts")) != (backend, parts):
         made = _describe(manifest.get("backend"), manifest.get("parts"))
         raise CheckpointError(f"--recover {directory}: the checkpoint was made by {made}; "
@@ -131,6 +134,9 @@ def _files(manifest: dict) -> list[str]:
     if manifest.get("backend") == "workers":
         names += [f"ranks-{p}.npy" for p in range(parts)] + ["init-keys.pkl"]
         names += [name for files in frontier for name, _ in files]
+    elif manifest.get("backend") == "spark":
+        names += [f"extra-{p}.pkl" for p in range(parts)]
+        names += [name for files in frontier for name, _ in files]
     else:
         names += [name for name, _ in frontier]
     return names
@@ -139,6 +145,8 @@ def _files(manifest: dict) -> list[str]:
 def _describe(backend, parts) -> str:
     if backend == "local":
         return "one process (no --workers)"
+    if backend == "spark":
+        return f"--backend spark --partitions {parts}"
     return f"--workers {parts}"
 
 

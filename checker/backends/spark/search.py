@@ -1,0 +1,388 @@
+"""The driver of the Spark search: one Spark job per breadth-first level.
+
+Level 1 (the initial states) is checked here, in order, as the one-process search does. Then,
+per level, every partition expands the states it owns (part.expand), the candidates go to their
+owners (a shuffle keyed by owner), and each owner merges them with its visited store in a
+partitioner-aware union with the previous level's parts (part.merge), so the visited stores never
+move. Only counts, the first violation and a degree histogram reach the driver. Levels whose
+states are few run here, with the same code on P parts in memory, until a level exceeds
+`driver_states`; from then on the parts live in Spark. Every few levels the parts' lineage is cut
+(Spark checkpoint, or a local checkpoint when no checkpoint directory is set).
+
+A counterexample is rebuilt as the workers backend does: the parent links are walked back one
+level at a time (a small job per level), then the actions are replayed here.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from ...engine.explore import _replay, collision_estimate
+from ...interface import EVAL_ERRORS, Result, Step, step_of
+from ...verdicts import ERROR
+from ..workers import _histogram_outdegree
+from . import part as P_
+from . import session
+
+LINEAGE_LEVELS = 8  # levels between two cuts of the parts' lineage
+
+
+def _ident(k: int) -> int:
+    return k
+
+
+def _values(it):
+    for _, v in it:
+        yield v
+
+
+def _report(p):
+    return p.report
+
+
+def _coverage_of(p):
+    return p.coverage
+
+
+def _fail_first_attempt(hook, stage: str, index: int) -> None:
+    """A test hook: fail the first attempt of partition 0's task of `stage` (Spark retries)."""
+    if hook == stage and index == 0:
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        if ctx is not None and ctx.attemptNumber() == 0:
+            raise RuntimeError(f"kipcheck test hook: first attempt of the {stage} task fails")
+
+
+class SparkSearch:
+    def __init__(self, model, search, options: dict, notes: list):
+        self.model, self.search, self.notes = model, search, notes
+        self.options = options
+        self.master = options.get("master") or "local[*]"
+        self.conf = dict(options.get("conf") or {})
+        self.driver_states = int(options.get("driver_states", 20_000))
+        self.hook = options.get("fail_first_attempt")
+        self.log = options.get("log") or _stderr
+        self.sc = None
+        self.rdd = None
+        self.parts: list | None = None
+        self.distinct = self.generated = self.depth = self.left = 0
+
+    # -- the run -----------------------------------------------------------------------------
+    def run(self) -> Result:
+        started = time.perf_counter()
+        self.bundle = session.bundle(self.model.recipe)
+        self.env = session.Env(self.model)
+        session._CURRENT[0] = None
+        self.sc, created = session.context(self.master, self.conf, self.notes)
+        plan = self.search.checkpoint
+        self.n = int(self.options.get("partitions") or (
+            plan.recover.manifest["parts"] if plan is not None and plan.recover is not None
+            else 2 * self.sc.defaultParallelism))
+        self.pauses = _Pauses(plan) if plan is not None and plan.directory else None
+        try:
+            try:
+                result = self._search()
+            except KeyboardInterrupt:
+                result = Result("interrupted", None, self.distinct, self.generated, self.depth,
+                                self.left, [], {}, 0.0, "The search was interrupted.")
+            except EVAL_ERRORS as e:  # storing a state failed (a value without fingerprint)
+                from ...engine.explore import STORE_FAILED
+                from ...interface import error_message
+
+                result = Result(ERROR, None, self.distinct, self.generated, self.depth,
+                                self.left, [], {}, 0.0, f"{STORE_FAILED}\n{error_message(e)}")
+            if plan is not None and plan.written:
+                result.checkpoint = plan.written[-1]
+        finally:
+            if self.pauses is not None:
+                self.pauses.close()
+            if self.rdd is not None:
+                self.rdd.unpersist()
+            if created and not self.options.get("keep_context"):
+                self.sc.stop()
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _search(self) -> Result:
+        plan = self.search.checkpoint
+        if plan is not None and plan.recover is not None:
+            return self._levels(*self._restore(plan.recover))
+        model, key_of = self.model, self.env.key_of
+        self.init_cov = [0, 0]
+        generated = distinct = 0
+        if model.set_level:
+            model.set_level(0)
+        parts = [P_.Part(i, len(model.actions)) for i in range(self.n)]
+        firsts: list = [[] for _ in range(self.n)]
+        seen: set = set()
+        for s in model.init():
+            generated += 1
+            self.init_cov[1] += 1
+            in_model = all(c(s) for c in model.constraints)
+            fp = key_of(s) if in_model else None
+            new = in_model and fp not in seen
+            if new:
+                seen.add(fp)
+                self.init_cov[0] += 1
+            if new or not in_model:
+                bad = P_.check_invariants(model, s)
+                if bad is not None:
+                    return self._result(bad[0], bad[1], [Step(None, s)], generated, distinct,
+                                        1, bad[2], bad[3], self._reproduce(bad[3], [Step(None, s)],
+                                                                           0))
+            if new:
+                for name, pred in model.init_properties:
+                    if pred(s) is not True:
+                        return self._result("property", name, [Step(None, s)], generated,
+                                            distinct + 1, 1)
+                firsts[P_.owner(fp, self.n)].append((P_.code(distinct), s, fp))
+                distinct += 1
+        for p, items in zip(parts, firsts, strict=True):
+            fps = np.array([fp for _, _, fp in items], dtype=np.uint64)
+            p.visited = np.sort(fps)
+            p._frontier = items
+            p.add_links(1, fps, np.zeros(len(fps), dtype=np.uint64),
+                        np.full(len(fps), -1, dtype=np.int64))
+        self.parts = parts
+        return self._levels(generated, distinct, 1, 1, distinct, np.zeros(32, dtype=np.int64), 0)
+
+    def _levels(self, generated, distinct, depth, level, size, hist, expanded_total) -> Result:
+        """The search from `level`, whose `size` states are in the parts."""
+        search = self.search
+        pending = False
+        while size and (search.max_depth is None or level < search.max_depth):
+            self.distinct, self.generated, self.depth, self.left = distinct, generated, depth, size
+            if self.pauses is not None and self.pauses.due():
+                self._snapshot(generated, distinct, depth, level, size, hist, expanded_total)
+            t0 = time.perf_counter()
+            where = "driver"
+            if self.rdd is None and size > self.driver_states:
+                self._to_spark()
+            if self.rdd is None:
+                reports = self._driver_step()
+            else:
+                where = "spark"
+                reports = self._spark_step(level)
+            new = sum(r["new"] for r in reports)
+            generated += sum(r["generated"] for r in reports)
+            expanded_total += sum(r["expanded"] for r in reports)
+            hist = hist + sum(r["hist"] for r in reports)
+            distinct += new
+            if new:
+                depth = level + 1
+            self.distinct, self.generated, self.depth = distinct, generated, depth
+            seconds = time.perf_counter() - t0
+            self.log(f"level {level + 1}: frontier {new:,}, distinct {distinct:,}, generated "
+                     f"{generated:,}, {seconds:.2f} s, {new / max(seconds, 1e-9):,.0f} states/s "
+                     f"({where})")
+            if search.progress is not None:
+                search.progress(distinct, generated, new, level + 1)
+            events = [r["event"] for r in reports if r["event"] is not None]
+            pending = bool(new)
+            size = new
+            level += 1
+            if events:
+                self.level = level
+                return self._violation(min(events, key=lambda e: e[0]), generated, distinct,
+                                       depth, hist, expanded_total, pending)
+        self.level = level
+        result = self._result("ok", None, [], generated, distinct, depth)
+        result.outdegree = self._outdegree(hist, expanded_total, pending)
+        result.left = size if search.max_depth is not None else 0
+        return result
+
+    # -- one level ---------------------------------------------------------------------------
+    def _driver_step(self) -> list:
+        n, env = self.n, self.env
+        inbox: list = [[] for _ in range(n)]
+        for p in self.parts:
+            for dest, rec in P_.expand(p, env, n):
+                inbox[dest].append(rec)
+        self.parts = [P_.merge(p, inbox[i], env) for i, p in enumerate(self.parts)]
+        return [p.report for p in self.parts]
+
+    def _to_spark(self) -> None:
+        """Move the parts from the driver into Spark (once, while they are still small)."""
+        from pyspark import StorageLevel
+
+        rdd = self.sc.parallelize(list(enumerate(self.parts)), self.n)
+        rdd = rdd.partitionBy(self.n, _ident).mapPartitions(_values, preservesPartitioning=True)
+        rdd.persist(StorageLevel.MEMORY_AND_DISK)
+        self.rdd, self.parts = rdd, None
+        self.spark_levels = 0
+
+    def _spark_step(self, level: int) -> list:
+        from pyspark import StorageLevel
+
+        b, n, hook = self.bundle, self.n, self.hook
+
+        def do_expand(index, items):
+            e = session.env(b)
+            _fail_first_attempt(hook, "expand", index)
+            for p in items:
+                yield from P_.expand(p, e, n)
+
+        def do_merge(index, items):
+            e = session.env(b)
+            _fail_first_attempt(hook, "merge", index)
+            old, records = None, []
+            for x in items:
+                if isinstance(x, P_.Part):
+                    old = x
+                else:
+                    records.append(x[1])
+            yield P_.merge(old, records, e)
+
+        old = self.rdd
+        shuffled = old.mapPartitionsWithIndex(do_expand).partitionBy(n, _ident)
+        merged = old.union(shuffled).mapPartitionsWithIndex(do_merge, preservesPartitioning=True)
+        merged.persist(StorageLevel.MEMORY_AND_DISK)
+        self.spark_levels += 1
+        if self.spark_levels % LINEAGE_LEVELS == 0:
+            if self.sc.getCheckpointDir():
+                merged.checkpoint()
+            else:
+                merged.localCheckpoint()
+        reports = merged.map(_report).collect()
+        old.unpersist()
+        self.rdd = merged
+        return reports
+
+    def _outdegree(self, hist, expanded_total, pending):
+        """TLC's out-degree figures: the parents' counts of the last level still pending are
+        gathered first."""
+        if pending:
+            if self.rdd is None:
+                hist = hist + P_.histogram([rec for p in self.parts for _, rec in P_.flush(p)])
+            else:
+                n = self.n
+                per_part = (self.rdd.flatMap(P_.flush).partitionBy(n, _ident)
+                            .mapPartitions(lambda it: [P_.histogram([r for _, r in it])])
+                            .collect())
+                hist = hist + sum(per_part)
+        hist = hist.copy()
+        hist[0] += expanded_total - int(hist.sum())
+        return _histogram_outdegree(hist)
+
+    # -- the counterexample ------------------------------------------------------------------
+    def _find(self, level: int, fp: int):
+        if self.rdd is None:
+            found = [p.find(level, fp) for p in self.parts]
+        else:
+            found = self.rdd.map(lambda p, lv=level, f=fp: p.find(lv, f)).collect()
+        found = [f for f in found if f is not None]
+        if not found:
+            raise RuntimeError(f"no parent link for fingerprint {fp:#x} at level {level}")
+        return found[0]
+
+    def _violation(self, event, generated, distinct, depth, hist, expanded_total,
+                   pending) -> Result:
+        _, verdict, prop, message, error_at, (level, pfp, ai, fp) = event
+        model = self.model
+        chain = []
+        key, lv = pfp, level
+        while lv >= 1:
+            parent, a = self._find(lv, key)
+            chain.append((key, a))
+            key, lv = parent, lv - 1
+        chain.reverse()
+        if ai is not None:
+            chain.append((fp, ai))
+        acts = model.actions
+        trace = _replay(model, self.env.key_of,
+                        [(k, None if a < 0 else acts[a]) for k, a in chain])
+        exc = self._reproduce(error_at, trace, level) if verdict == "error" else None
+        result = self._result(verdict, prop, trace, generated, distinct, depth, message,
+                              error_at, exc)
+        result.outdegree = self._outdegree(hist, expanded_total, pending)
+        return result
+
+    def _reproduce(self, error_at, trace, level):
+        """The evaluation error again, here: its exception locates the expression."""
+        model = self.model
+        try:
+            if error_at and error_at[0] == "invariant":
+                dict(model.invariants)[error_at[1]](trace[-1].state)
+            elif error_at and error_at[0] == "action" and model.expand:
+                if model.set_level:
+                    model.set_level(level)
+                model.expand(trace[-1].state, lambda x: None)
+        except EVAL_ERRORS as e:
+            return e
+        return None
+
+    def _result(self, verdict, prop, trace, generated, distinct, depth, message=None,
+                error_at=None, exc=None) -> Result:
+        if self.parts is None and self.rdd is None:
+            covs, store = [], 0
+        elif self.rdd is None:
+            covs = [p.coverage for p in self.parts]
+            store = sum(int(p.visited.nbytes) for p in self.parts)
+        else:
+            covs = self.rdd.map(_coverage_of).collect()
+            store = sum(int(r["bytes"]) for r in self.rdd.map(_report).collect())
+        coverage = {"<Init>": list(self.init_cov)}
+        for i, a in enumerate(self.model.actions):
+            cov = coverage.setdefault(a.name, [0, 0])
+            for c in covs:
+                cov[0] += c[i][0]
+                cov[1] += c[i][1]
+        return Result(verdict, prop, distinct, generated, depth, 0, trace, coverage, 0.0,
+                      message, error_at, (0, 0, 0, 0), exc, None, None,
+                      collision_estimate(distinct, generated), store)
+
+    # -- checkpoints -------------------------------------------------------------------------
+    def _snapshot(self, generated, distinct, depth, level, size, hist, expanded_total) -> None:
+        from . import snapshot
+
+        plan = self.search.checkpoint
+        snapshot.write(self, plan, {
+            "distinct": distinct, "generated": generated, "depth": depth, "level": level,
+            "queue": size, "init_coverage": self.init_cov, "outdegree": [int(x) for x in hist],
+            "expanded": expanded_total})
+        self.pauses.last = time.monotonic()
+        if self.pauses.interrupted:
+            raise KeyboardInterrupt
+
+    def _restore(self, snap):
+        from . import snapshot
+
+        m = snap.manifest
+        snapshot.load(self, snap)
+        self.init_cov = list(m["init_coverage"])
+        return (m["generated"], m["distinct"], m["depth"], m["level"], m["queue"],
+                np.array(m["outdegree"], dtype=np.int64), m["expanded"])
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class _Pauses:
+    """When to write a snapshot: every `plan.minutes`, and at the next level after an
+    interruption (a second one stops at once)."""
+
+    def __init__(self, plan):
+        from ...engine.checkpoint import catch_stop_signals
+
+        self.plan = plan
+        self.interrupted = False
+        self.last = time.monotonic()
+        self.old = catch_stop_signals(self._signal)
+
+    def _signal(self, signum, frame):
+        if self.interrupted:
+            raise KeyboardInterrupt
+        self.interrupted = True
+
+    def due(self) -> bool:
+        return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
+
+    def close(self) -> None:
+        from ...engine.checkpoint import restore_signals
+
+        restore_signals(self.old)
+

@@ -47,7 +47,8 @@ def _coverage_of(p):
 
 
 def _fail_first_attempt(hook, stage: str, index: int) -> None:
-    """A test hook: fail the first attempt of partition 0's task of `stage` (Spark retries)."""
+    """A test hook: fail the first attempt of partition 0's task of `stage` (Spark retries it;
+    the master must allow a second attempt, e.g. local[2,2])."""
     if hook == stage and index == 0:
         from pyspark import TaskContext
 
@@ -76,11 +77,16 @@ class SparkSearch:
         self.bundle = session.bundle(self.model.recipe)
         self.env = session.Env(self.model)
         session._CURRENT[0] = None
-        self.sc, created = session.context(self.master, self.conf, self.notes)
+        self.created = False
         plan = self.search.checkpoint
-        self.n = int(self.options.get("partitions") or (
-            plan.recover.manifest["parts"] if plan is not None and plan.recover is not None
-            else 2 * self.sc.defaultParallelism))
+        self.n = self.options.get("partitions")
+        if not self.n and plan is not None and plan.recover is not None:
+            self.n = plan.recover.manifest["parts"]
+        if not self.n:
+            self.n = session.local_cores(self.master)
+            if self.n is None:  # a cluster: ask it
+                self.n = self._spark().defaultParallelism
+            self.n *= 2
         self.pauses = _Pauses(plan) if plan is not None and plan.directory else None
         try:
             try:
@@ -101,10 +107,17 @@ class SparkSearch:
                 self.pauses.close()
             if self.rdd is not None:
                 self.rdd.unpersist()
-            if created and not self.options.get("keep_context"):
+            if self.created and not self.options.get("keep_context"):
                 self.sc.stop()
         result.seconds = time.perf_counter() - started
         return result
+
+    def _spark(self):
+        """The SparkContext, started on first use: a search whose levels all stay small
+        never starts Spark."""
+        if self.sc is None:
+            self.sc, self.created = session.context(self.master, self.conf, self.notes)
+        return self.sc
 
     def _search(self) -> Result:
         plan = self.search.checkpoint
@@ -208,7 +221,7 @@ class SparkSearch:
         """Move the parts from the driver into Spark (once, while they are still small)."""
         from pyspark import StorageLevel
 
-        rdd = self.sc.parallelize(list(enumerate(self.parts)), self.n)
+        rdd = self._spark().parallelize(list(enumerate(self.parts)), self.n)
         rdd = rdd.partitionBy(self.n, _ident).mapPartitions(_values, preservesPartitioning=True)
         rdd.persist(StorageLevel.MEMORY_AND_DISK)
         self.rdd, self.parts = rdd, None
@@ -217,7 +230,8 @@ class SparkSearch:
     def _spark_step(self, level: int) -> list:
         from pyspark import StorageLevel
 
-        b, n, hook = self.bundle, self.n, self.hook
+        b, n = self.bundle, self.n
+        hook = self.hook if self.spark_levels == 0 else None  # the first Spark level only
 
         def do_expand(index, items):
             e = session.env(b)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -37,6 +38,19 @@ def require() -> None:
     if not (java_home and Path(java_home, "bin", "java").is_file()) and not shutil.which("java"):
         raise SparkUnavailable("--backend spark needs Java 17 or later: install a JDK or JRE "
                                "(e.g. apt-get install openjdk-17-jre-headless) or set JAVA_HOME")
+
+
+def local_cores(master: str) -> int | None:
+    """The cores of a local master (local, local[N], local[*], local[N,F]); None for a
+    cluster."""
+    from .. import cores
+
+    if master == "local":
+        return 1
+    m = re.fullmatch(r"local\[(\*|\d+)(?:,\d+)?\]", master)
+    if m is None:
+        return None
+    return cores() if m.group(1) == "*" else max(1, int(m.group(1)))
 
 
 def context(master: str, conf: dict, notes: list):

@@ -92,7 +92,7 @@ def load(search, snap) -> None:
 
     from .search import _ident
 
-    rdd = search.sc.parallelize([(i, i) for i in range(n)], n).partitionBy(n, _ident)
+    rdd = search._spark().parallelize([(i, i) for i in range(n)], n).partitionBy(n, _ident)
     rdd = rdd.mapPartitions(lambda it: [load_part(directory, i, files[i], actions)
                                         for i, _ in it], preservesPartitioning=True)
     rdd.persist(StorageLevel.MEMORY_AND_DISK)

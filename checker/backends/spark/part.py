@@ -45,6 +45,20 @@ _SMALL = [bytes((i,)) for i in range(0x80)]
 _CODES = [code(i) for i in range(0x4000)]
 
 
+def last_index(key: bytes) -> int:
+    """The last number coded in `key` (a successor's index under its parent)."""
+    at, value = 0, 0
+    while at < len(key):
+        b = key[at]
+        width = 1 if b < 0x80 else 2 if b < 0xC0 else 4 if b < 0xE0 else 9
+        chunk = key[at:at + width]
+        value = int.from_bytes(chunk[1:], "big") if width == 9 else \
+            int.from_bytes(chunk, "big") & ((1 << (8 * width - width + 1)) - 1 if width > 1
+                                             else 0x7F)
+        at += width
+    return value
+
+
 def _code(i: int) -> bytes:
     return _CODES[i] if i < 0x4000 else code(i)
 
@@ -63,6 +77,7 @@ class Part:
         self.coverage = [[0, 0] for _ in range(actions)]  # per action: [new, generated]
         self.pending: dict = {}  # source part -> (frontier indices, new successors) to report
         self.report: dict = {}  # the last level's figures, for the driver
+        self.counts = np.empty(0, dtype=np.int64)  # the last level: successors per state
 
     @property
     def frontier(self) -> list:
@@ -117,9 +132,10 @@ def _in_model(model, state, succ) -> bool:
 
 
 # An event is a violation a partition met: (order key, verdict, property, message, error_at,
-# (parent level, parent fingerprint, action index or None, fingerprint or None)). Its order key
-# is (key, 0) for the state with that key (a deadlock, an error in its actions, an invariant),
-# (key, 1) for an action property of the step to it.
+# (parent level, parent fingerprint, action index or None, fingerprint or None), successors of
+# the parent the one-process search generated up to it). Its order key is (key, 0) for the
+# state with that key (a deadlock, an error in its actions, an invariant), (key, 1) for an
+# action property of the step to it.
 
 def expand(part: Part, env, parts: int) -> list:
     """Expand the part's states in key order: [(destination part, record)]. Records:
@@ -148,6 +164,7 @@ def expand(part: Part, env, parts: int) -> list:
     buf: list = []
     emit = buf.append
     frontier = part.frontier
+    counts: list = []  # successors generated per expanded state
     j = -1
     for j, (key, state, pfp) in enumerate(frontier):
         buf.clear()
@@ -156,14 +173,17 @@ def expand(part: Part, env, parts: int) -> list:
         except EVAL_ERRORS as e:
             cur = max((x for x in buf if type(x) is int), default=0)
             where = acts[cur].label
-            generated += sum(1 for x in buf if type(x) is not int)
+            partial = sum(1 for x in buf if type(x) is not int)
+            generated += partial
+            counts.append(partial)
             event = ((key, 0), "error", None,
                      f"{error_message(e)}\nThe error occurred in action {where}.",
-                     ("action", where), (level, pfp, None, None))
+                     ("action", where), (level, pfp, None, None), partial)
             break
         if fast:  # the default: fingerprints of the whole expansion at once
             succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf, generated_by)
             generated += count
+            counts.append(count)
             for idx, fp in enumerate(fps):
                 if fp not in seen:
                     seen.add(fp)
@@ -174,7 +194,7 @@ def expand(part: Part, env, parts: int) -> list:
                     c_actions.append(ais[idx])
                     c_js.append(j)
             if not count and model.check_deadlock:
-                event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None))
+                event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None), 0)
                 break
             continue
         succ_key = Parent(state, pfp).successor if incremental else key_of
@@ -200,22 +220,24 @@ def expand(part: Part, env, parts: int) -> list:
             else:
                 bad = check_invariants(model, succ)
                 if bad is not None:
-                    event = ((skey, 0), *bad, (level, pfp, ai, succ_key(succ)))
+                    event = ((skey, 0), *bad, (level, pfp, ai, succ_key(succ)), idx)
                     break
             for name, pred in action_props:
                 if pred(state, succ) is not True:
                     event = ((skey, 1), "property", name, None, None,
-                             (level, pfp, ai, succ_key(succ)))
+                             (level, pfp, ai, succ_key(succ)), idx)
                     break
             if event is not None:
                 break
+        counts.append(idx)
         if event is not None:
             break
         if idx == 0 and model.check_deadlock:
-            event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None))
+            event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None), 0)
             break
     expanded = j + 1
-    out = [(part.index, ("s", generated, event, generated_by, expanded))]
+    out = [(part.index, ("s", generated, event, generated_by, expanded,
+                         np.array(counts, dtype=np.int64)))]
     for src, (js, counts) in part.pending.items():
         out.append((src, ("d", js, counts)))
     if c_fps:
@@ -254,8 +276,9 @@ def merge(part: Part, records, env) -> Part:
         else:
             deg_js.append(rest[0])
             deg_counts.append(rest[1])
-    generated, event, generated_by, expanded = stats
+    generated, event, generated_by, expanded, counts = stats
     new = Part(part.index, len(part.coverage))
+    new.counts = counts
     new.level = part.level + 1
     new.links = part.links
     new.coverage = [[n, g + more] for (n, g), more in zip(part.coverage, generated_by,
@@ -300,7 +323,7 @@ def merge(part: Part, records, env) -> Part:
                     if bad is not None:
                         merge_event = ((keys[i], 0), *bad,
                                        (part.level, int(parents[i]), int(actions[i]),
-                                        int(fps[i])))
+                                        int(fps[i])), last_index(keys[i]) + 1)
             w_srcs, w_js = srcs[won], js[won]
             for src in np.unique(w_srcs).tolist():
                 u, c = np.unique(w_js[w_srcs == src], return_counts=True)
@@ -312,6 +335,17 @@ def merge(part: Part, records, env) -> Part:
                   "event": min(events, key=_first) if events else None,
                   "hist": hist, "visited": len(visited), "bytes": int(visited.nbytes)}
     return new
+
+
+def before(old: Part, new: Part, parent_key: bytes, bound: bytes) -> tuple[int, int]:
+    """What the one-process search had met of this part's level when it stopped at a
+    violation: (successors generated by the states before `parent_key`, new states with a key
+    up to `bound`)."""
+    from bisect import bisect_left, bisect_right
+
+    keys = [k for k, _, _ in old.frontier]
+    generated = int(new.counts[:bisect_left(keys, parent_key)].sum())
+    return generated, bisect_right([k for k, _, _ in new.frontier], bound)
 
 
 def flush(part: Part) -> list:

@@ -42,14 +42,20 @@ def _report(p):
     return p.report
 
 
+def _before(parts, parent_key, bound):
+    old, new = sorted(parts, key=lambda p: p.level)
+    return P_.before(old, new, parent_key, bound)
+
+
 def _coverage_of(p):
     return p.coverage
 
 
 def _fail_first_attempt(hook, stage: str, index: int) -> None:
-    """A test hook: fail the first attempt of partition 0's task of `stage` (Spark retries it;
+    """A test hook: fail the first attempt of partition 0's task of `stage` (hook: stages
+    separated by commas; Spark retries it;
     the master must allow a second attempt, e.g. local[2,2])."""
-    if hook == stage and index == 0:
+    if hook and stage in hook.split(",") and index == 0:
         from pyspark import TaskContext
 
         ctx = TaskContext.get()
@@ -69,6 +75,7 @@ class SparkSearch:
         self.sc = None
         self.rdd = None
         self.parts: list | None = None
+        self.prev = None  # the parts of the level before (to count where a violation stops)
         self.distinct = self.generated = self.depth = self.left = 0
 
     # -- the run -----------------------------------------------------------------------------
@@ -105,8 +112,9 @@ class SparkSearch:
         finally:
             if self.pauses is not None:
                 self.pauses.close()
-            if self.rdd is not None:
-                self.rdd.unpersist()
+            for rdd in (self.rdd, self.prev if self.rdd is not None else None):
+                if rdd is not None:
+                    rdd.unpersist()
             if self.created and not self.options.get("keep_context"):
                 self.sc.stop()
         result.seconds = time.perf_counter() - started
@@ -180,6 +188,7 @@ class SparkSearch:
                 where = "spark"
                 reports = self._spark_step(level)
             new = sum(r["new"] for r in reports)
+            before = (generated, distinct, depth)
             generated += sum(r["generated"] for r in reports)
             expanded_total += sum(r["expanded"] for r in reports)
             hist = hist + sum(r["hist"] for r in reports)
@@ -199,8 +208,9 @@ class SparkSearch:
             level += 1
             if events:
                 self.level = level
-                return self._violation(min(events, key=lambda e: e[0]), generated, distinct,
-                                       depth, hist, expanded_total, pending)
+                event = min(events, key=lambda e: e[0])
+                return self._violation(event, *self._stopped_at(event, *before), hist,
+                                       expanded_total, pending)
         self.level = level
         result = self._result("ok", None, [], generated, distinct, depth)
         result.outdegree = self._outdegree(hist, expanded_total, pending)
@@ -214,8 +224,27 @@ class SparkSearch:
         for p in self.parts:
             for dest, rec in P_.expand(p, env, n):
                 inbox[dest].append(rec)
+        self.prev = self.parts
         self.parts = [P_.merge(p, inbox[i], env) for i, p in enumerate(self.parts)]
         return [p.report for p in self.parts]
+
+    def _stopped_at(self, event, generated, distinct, depth):
+        """(generated, distinct, depth) where the one-process search stops at `event` of the
+        level just searched, from the counts before that level: it had expanded the states
+        ordered before the violating one, and stored the new states ordered up to it."""
+        (bound, _), parent_key = event[0], event[0][0]
+        if event[5][2] is not None:  # a step: its parent's key is the bound's prefix
+            parent_key = bound[:len(bound) - len(P_.code(P_.last_index(bound)))]
+        if self.rdd is None:
+            found = [P_.before(o, n, parent_key, bound)
+                     for o, n in zip(self.prev, self.parts, strict=True)]
+        else:
+            found = (self.prev.union(self.rdd)
+                     .mapPartitions(lambda it, k=parent_key, b=bound: [_before(list(it), k, b)])
+                     .collect())
+        made = sum(g for g, _ in found) + event[6]
+        stored = sum(s for _, s in found)
+        return generated + made, distinct + stored, depth + 1 if stored else depth
 
     def _to_spark(self) -> None:
         """Move the parts from the driver into Spark (once, while they are still small)."""
@@ -224,7 +253,7 @@ class SparkSearch:
         rdd = self._spark().parallelize(list(enumerate(self.parts)), self.n)
         rdd = rdd.partitionBy(self.n, _ident).mapPartitions(_values, preservesPartitioning=True)
         rdd.persist(StorageLevel.MEMORY_AND_DISK)
-        self.rdd, self.parts = rdd, None
+        self.rdd, self.parts, self.prev = rdd, None, None
         self.spark_levels = 0
 
     def _spark_step(self, level: int) -> list:
@@ -261,8 +290,9 @@ class SparkSearch:
             else:
                 merged.localCheckpoint()
         reports = merged.map(_report).collect()
-        old.unpersist()
-        self.rdd = merged
+        if self.prev is not None:
+            self.prev.unpersist()  # the level before: no longer needed
+        self.prev, self.rdd = old, merged
         return reports
 
     def _outdegree(self, hist, expanded_total, pending):
@@ -294,7 +324,7 @@ class SparkSearch:
 
     def _violation(self, event, generated, distinct, depth, hist, expanded_total,
                    pending) -> Result:
-        _, verdict, prop, message, error_at, (level, pfp, ai, fp) = event
+        _, verdict, prop, message, error_at, (level, pfp, ai, fp), _ = event
         model = self.model
         chain = []
         key, lv = pfp, level

@@ -194,3 +194,16 @@ def test_a_killed_driver_resumes_from_its_checkpoint_with_the_same_counts(tmp_pa
     assert f"The depth of the complete state graph search is {local.depth}." in p.stdout
     resumed = [ln for ln in p.stderr.splitlines() if ln.startswith("level ")]
     assert resumed[0].startswith(f"level {level + 1}:")
+
+
+def test_state_keys_compare_as_their_places_in_the_one_process_order():
+    import random
+
+    from checker.backends.spark.part import code, last_index
+
+    rng = random.Random(5)
+    picks = [0, 1, 127, 128, 300, 16383, 16384, 2**29 - 1, 2**29, 2**40]
+    paths = [tuple(rng.choice(picks) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
+    keys = {p: b"".join(code(i) for i in p) for p in paths}
+    assert sorted(paths) == sorted(paths, key=keys.__getitem__)
+    assert all(last_index(keys[p]) == p[-1] for p in paths)

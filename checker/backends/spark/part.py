@@ -283,11 +283,7 @@ def merge(part: Part, records, env) -> Part:
     new.links = part.links
     new.coverage = [[n, g + more] for (n, g), more in zip(part.coverage, generated_by,
                                                           strict=True)]
-    hist = np.zeros(32, dtype=np.int64)
-    if deg_js:
-        totals = np.bincount(np.concatenate(deg_js), weights=np.concatenate(deg_counts))
-        fresh = totals[totals > 0].astype(np.int64)
-        hist += np.bincount(np.minimum(fresh, 31), minlength=32)
+    hist = _histogram(deg_js, deg_counts)
     visited = part.visited
     frontier: list = []
     merge_event = None
@@ -355,8 +351,12 @@ def flush(part: Part) -> list:
 
 def histogram(records) -> np.ndarray:
     """The out-degree histogram (parents with at least one new successor) of "d" records."""
-    js = [r[1] for r in records]
-    counts = [r[2] for r in records]
+    return _histogram([r[1] for r in records], [r[2] for r in records])
+
+
+def _histogram(js: list, counts: list) -> np.ndarray:
+    """Parents' new successors, summed per parent (js: indices in their part's level), as 32
+    counts (31: 31 or more)."""
     hist = np.zeros(32, dtype=np.int64)
     if js:
         totals = np.bincount(np.concatenate(js), weights=np.concatenate(counts))

@@ -9,7 +9,9 @@ states are few run here, with the same code on P parts in memory, until a level 
 `driver_states`; from then on the parts live in Spark. Every few levels the parts' lineage is cut
 (Spark checkpoint, or a local checkpoint when no checkpoint directory is set).
 
-A counterexample is rebuilt as the workers backend does: the parent links are walked back one
+As in the local search, the cyclic garbage collector stays off while states are expanded and
+merged (states never form cycles; walking millions of them again and again costs more than the
+search). A counterexample is rebuilt as the workers backend does: the parent links are walked back one
 level at a time (a small job per level), then the actions are replayed here.
 """
 from __future__ import annotations
@@ -19,8 +21,8 @@ import time
 
 import numpy as np
 
-from ...engine.explore import _replay, collision_estimate
-from ...interface import EVAL_ERRORS, Result, Step, step_of
+from ...engine.explore import _replay, _young_gc_only, collision_estimate
+from ...interface import EVAL_ERRORS, Result, Step
 from ...verdicts import ERROR
 from ..workers import _histogram_outdegree
 from . import part as P_
@@ -48,13 +50,13 @@ def _before(parts, parent_key, bound):
 
 
 def _coverage_of(p):
-    return p.coverage
+    return p.coverage, int(p.visited.nbytes)
 
 
 def _fail_first_attempt(hook, stage: str, index: int) -> None:
-    """A test hook: fail the first attempt of partition 0's task of `stage` (hook: stages
-    separated by commas; Spark retries it;
-    the master must allow a second attempt, e.g. local[2,2])."""
+    """A test hook: fail the first attempt of partition 0's task of `stage` (the hook names
+    stages, separated by commas); Spark retries it if the master allows a second attempt
+    (e.g. local[2,2])."""
     if hook and stage in hook.split(",") and index == 0:
         from pyspark import TaskContext
 
@@ -112,13 +114,21 @@ class SparkSearch:
         finally:
             if self.pauses is not None:
                 self.pauses.close()
+            self._release()
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _release(self) -> None:
+        """Free the cached parts, and stop Spark if this search started it. After an
+        interruption the gateway may be gone: nothing is left to free then."""
+        try:
             for rdd in (self.rdd, self.prev if self.rdd is not None else None):
                 if rdd is not None:
                     rdd.unpersist()
             if self.created and not self.options.get("keep_context"):
                 self.sc.stop()
-        result.seconds = time.perf_counter() - started
-        return result
+        except Exception:  # noqa: BLE001 - py4j errors of a JVM already stopping
+            pass
 
     def _spark(self):
         """The SparkContext, started on first use: a search whose levels all stay small
@@ -221,11 +231,12 @@ class SparkSearch:
     def _driver_step(self) -> list:
         n, env = self.n, self.env
         inbox: list = [[] for _ in range(n)]
-        for p in self.parts:
-            for dest, rec in P_.expand(p, env, n):
-                inbox[dest].append(rec)
-        self.prev = self.parts
-        self.parts = [P_.merge(p, inbox[i], env) for i, p in enumerate(self.parts)]
+        with _young_gc_only():
+            for p in self.parts:
+                for dest, rec in P_.expand(p, env, n):
+                    inbox[dest].append(rec)
+            self.prev = self.parts
+            self.parts = [P_.merge(p, inbox[i], env) for i, p in enumerate(self.parts)]
         return [p.report for p in self.parts]
 
     def _stopped_at(self, event, generated, distinct, depth):
@@ -265,19 +276,21 @@ class SparkSearch:
         def do_expand(index, items):
             e = session.env(b)
             _fail_first_attempt(hook, "expand", index)
-            for p in items:
-                yield from P_.expand(p, e, n)
+            with _young_gc_only():
+                for p in items:
+                    yield from P_.expand(p, e, n)
 
         def do_merge(index, items):
             e = session.env(b)
             _fail_first_attempt(hook, "merge", index)
-            old, records = None, []
-            for x in items:
-                if isinstance(x, P_.Part):
-                    old = x
-                else:
-                    records.append(x[1])
-            yield P_.merge(old, records, e)
+            with _young_gc_only():
+                old, records = None, []
+                for x in items:
+                    if isinstance(x, P_.Part):
+                        old = x
+                    else:
+                        records.append(x[1])
+                yield P_.merge(old, records, e)
 
         old = self.rdd
         shuffled = old.mapPartitionsWithIndex(do_expand).partitionBy(n, _ident)
@@ -366,8 +379,9 @@ class SparkSearch:
             covs = [p.coverage for p in self.parts]
             store = sum(int(p.visited.nbytes) for p in self.parts)
         else:
-            covs = self.rdd.map(_coverage_of).collect()
-            store = sum(int(r["bytes"]) for r in self.rdd.map(_report).collect())
+            pairs = self.rdd.map(_coverage_of).collect()
+            covs = [c for c, _ in pairs]
+            store = sum(b for _, b in pairs)
         coverage = {"<Init>": list(self.init_cov)}
         for i, a in enumerate(self.model.actions):
             cov = coverage.setdefault(a.name, [0, 0])

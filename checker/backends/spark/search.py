@@ -11,8 +11,8 @@ states are few run here, with the same code on P parts in memory, until a level 
 
 As in the local search, the cyclic garbage collector stays off while states are expanded and
 merged (states never form cycles; walking millions of them again and again costs more than the
-search). A counterexample is rebuilt as the workers backend does: the parent links are walked back one
-level at a time (a small job per level), then the actions are replayed here.
+search). A counterexample is rebuilt as the workers backend does: the parent links are walked
+back one level at a time (a small job per level), then the actions are replayed here.
 """
 from __future__ import annotations
 

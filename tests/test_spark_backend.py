@@ -207,3 +207,23 @@ def test_state_keys_compare_as_their_places_in_the_one_process_order():
     keys = {p: b"".join(code(i) for i in p) for p in paths}
     assert sorted(paths) == sorted(paths, key=keys.__getitem__)
     assert all(last_index(keys[p]) == p[-1] for p in paths)
+
+
+def test_sigterm_during_a_spark_level_prints_the_statistics_so_far_and_exits_130(tmp_path):
+    """The running Spark job is cancelled; no py4j traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", "KIP516_small",
+                             "--backend", "spark", "--spark-master", "local[2]",
+                             "--driver-states", "0", "--spark-conf", "spark.ui.enabled=false"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tmp_path)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("level 4:"):
+            break
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, "".join(seen) + err
+    assert "Interrupted: The search was interrupted. The statistics so far:" in out
+    assert "Traceback" not in err

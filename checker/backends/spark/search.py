@@ -17,6 +17,7 @@ back one level at a time (a small job per level), then the actions are replayed 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 import numpy as np
@@ -96,7 +97,7 @@ class SparkSearch:
             if self.n is None:  # a cluster: ask it
                 self.n = self._spark().defaultParallelism
             self.n *= 2
-        self.pauses = _Pauses(plan) if plan is not None and plan.directory else None
+        self.pauses = _Pauses(plan if plan is not None and plan.directory else None, self)
         try:
             try:
                 result = self._search()
@@ -112,8 +113,7 @@ class SparkSearch:
             if plan is not None and plan.written:
                 result.checkpoint = plan.written[-1]
         finally:
-            if self.pauses is not None:
-                self.pauses.close()
+            self.pauses.close()
             self._release()
         result.seconds = time.perf_counter() - started
         return result
@@ -186,17 +186,28 @@ class SparkSearch:
         pending = False
         while size and (search.max_depth is None or level < search.max_depth):
             self.distinct, self.generated, self.depth, self.left = distinct, generated, depth, size
-            if self.pauses is not None and self.pauses.due():
-                self._snapshot(generated, distinct, depth, level, size, hist, expanded_total)
+            counters = (generated, distinct, depth, level, size, hist, expanded_total)
+            if self.pauses.due():
+                self._snapshot(*counters)  # stops here if interrupted
+            if self.pauses.interrupted:
+                raise KeyboardInterrupt
             t0 = time.perf_counter()
             where = "driver"
             if self.rdd is None and size > self.driver_states:
                 self._to_spark()
-            if self.rdd is None:
-                reports = self._driver_step()
-            else:
-                where = "spark"
-                reports = self._spark_step(level)
+            try:
+                if self.rdd is None:
+                    reports = self._driver_step()
+                else:
+                    where = "spark"
+                    reports = self._spark_step(level)
+            except Exception:
+                if not self.pauses.interrupted:
+                    raise
+                # Interrupted: the level's job was cancelled; the parts are as at its start.
+                if self.pauses.plan is not None:
+                    self._snapshot(*counters)
+                raise KeyboardInterrupt from None
             new = sum(r["new"] for r in reports)
             before = (generated, distinct, depth)
             generated += sum(r["generated"] for r in reports)
@@ -415,18 +426,28 @@ class SparkSearch:
                 np.array(m["outdegree"], dtype=np.int64), m["expanded"])
 
 
+def _cancel(sc) -> None:
+    try:
+        sc.cancelAllJobs()
+    except Exception:  # noqa: BLE001 - the JVM may be stopping already
+        pass
+
+
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
 class _Pauses:
-    """When to write a snapshot: every `plan.minutes`, and at the next level after an
-    interruption (a second one stops at once)."""
+    """Ctrl-C and SIGTERM, and when to write a snapshot (with --checkpoint: every
+    `plan.minutes`, and when interrupted). An interruption cancels the running Spark job from
+    another thread (raising inside a py4j call would leave the gateway broken and print its
+    traceback); the search then stops between two levels, after a snapshot of the level's
+    start if there is a plan. A second interruption stops at once."""
 
-    def __init__(self, plan):
+    def __init__(self, plan, search):
         from ...engine.checkpoint import catch_stop_signals
 
-        self.plan = plan
+        self.plan, self.search = plan, search
         self.interrupted = False
         self.last = time.monotonic()
         self.old = catch_stop_signals(self._signal)
@@ -435,8 +456,13 @@ class _Pauses:
         if self.interrupted:
             raise KeyboardInterrupt
         self.interrupted = True
+        sc = self.search.sc
+        if sc is not None:
+            threading.Thread(target=_cancel, args=(sc,), daemon=True).start()
 
     def due(self) -> bool:
+        if self.plan is None:
+            return False
         return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
 
     def close(self) -> None:

@@ -6,6 +6,7 @@
     python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
     python bench/run.py --only TwoPhase
     python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
+    python bench/run.py --examples MIRROR --only TwoPhase --backend spark   # on local[2]
 
 Each model runs in its own process (so peak RSS is its own) once per mode: `exact` (whole states,
 --exact-states), `fp` (fingerprints, the default), `wN` (--workers N). CPU s is user + system
@@ -13,7 +14,9 @@ time of the process and its workers: on a shared machine it varies less than sec
 clock), so compare modes by it. Peak RSS sums the process
 and its workers (sampled every 0.2 s); B/state is the visited store's size over the distinct
 states. Public specs are extracted from the mirror into a scratch directory, never into the
-repository.
+repository. With `--backend spark` every mode runs on Spark (`--spark-master`, default local[2]);
+peak RSS and CPU s then include the JVM and Spark's Python workers (CPU sampled per process).
+Levels is the search's depth; s/level the seconds per level.
 """
 from __future__ import annotations
 
@@ -107,6 +110,23 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu(pid: int, seen: dict) -> None:
+    """Record the CPU seconds (user + system) of pid and its descendants in `seen` (pid ->
+    seconds): processes the benchmarked one never waits for (a JVM) count too."""
+    todo = [pid]
+    tick = os.sysconf("SC_CLK_TCK")
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            seen[p] = max(seen.get(p, 0.0), (int(fields[11]) + int(fields[12])) / tick)
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+
+
 def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, float, int, int]:
     """Run cmd; return (report, seconds, CPU seconds (user + system, workers included), peak
     RSS in KiB of it and its workers, exit code)."""
@@ -116,11 +136,13 @@ def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, float, int, 
         proc = subprocess.Popen(cmd + ["--report-json", str(report)], cwd=cwd,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         peak = [0]
+        cpus: dict = {}
         done = threading.Event()
 
         def sample():
             while not done.wait(0.2):
                 peak[0] = max(peak[0], tree_rss(proc.pid))
+                tree_cpu(proc.pid, cpus)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -131,6 +153,7 @@ def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, float, int, 
         code = os.waitstatus_to_exitcode(status)
         data = json.loads(report.read_text()) if report.exists() else None
         cpu = usage.ru_utime + usage.ru_stime  # workers included: they were waited for
+        cpu = max(cpu, sum(cpus.values()))  # with processes it did not wait for
         return data, seconds, cpu, max(peak[0], usage.ru_maxrss), code
 
 
@@ -145,11 +168,18 @@ def main() -> int:
                     help="comma-separated: exact, fp, w1, w2, w4, mem, spill (default: fp)")
     ap.add_argument("--synthetic", action="store_true",
                     help="also the synthetic models (WideLevel: a level of 300,000 big states)")
+    ap.add_argument("--backend", default="local", choices=("local", "spark"),
+                    help="run every mode on this backend (default: local)")
+    ap.add_argument("--spark-master", default="local[2]",
+                    help="the Spark master with --backend spark (default: local[2])")
     args = ap.parse_args()
     modes = args.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
         ap.error(f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}")
     kipcheck = [sys.executable, "-m", "checker.cli", "check"]
+    backend = []
+    if args.backend == "spark":
+        backend = ["--backend", "spark", "--spark-master", args.spark_master]
     rows = []
     jobs = [(n, ROOT, [*kipcheck, s, "--config", c, *x])
             for n, (s, c, x) in shipped(args.size).items()]
@@ -175,20 +205,22 @@ def main() -> int:
         jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
     print(f"{'model':34} {'mode':5} {'verdict':10} {'distinct':>10} {'generated':>11} "
           f"{'seconds':>8} {'CPU s':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} "
-          f"{'B/state':>8}")
+          f"{'B/state':>8} {'levels':>6} {'s/level':>7}")
     for name, cwd, cmd in jobs:
         for mode in modes:
-            data, secs, cpu, rss, code = measure(cmd + MODES[mode], cwd)
+            data, secs, cpu, rss, code = measure(cmd + MODES[mode] + backend, cwd)
             if data is None:
                 print(f"{name:34} {mode:5} failed (exit {code})")
                 continue
             gen, dist = data["states_generated"], data["distinct_states"]
             store = data.get("visited_store_bytes") or 0
             per_state = f"{store / dist:8.1f}" if store and dist else f"{'-':>8}"
+            levels = max(1, data.get("depth") or 1)
             rows.append((name, mode, data, secs, rss))
             print(f"{name:34} {mode:5} {data['verdict']:10} {dist:>10,} {gen:>11,} "
                   f"{secs:>8.1f} {cpu:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} "
-                  f"{rss / 1024:>9,.0f} {per_state}", flush=True)
+                  f"{rss / 1024:>9,.0f} {per_state} {levels:>6} {secs / levels:>7.2f}",
+                  flush=True)
     return 0
 
 

@@ -156,7 +156,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
           exact_states: bool = False, workers: int = 1, checkpoint: str | None = None,
           checkpoint_minutes: float = DEFAULT_MINUTES, recover: str | None = None,
           frontier_states: int | None = DEFAULT_FRONTIER,
-          texts: dict | None = None) -> Outcome:
+          texts: dict | None = None, backend: str = "local",
+          spark: dict | None = None) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
@@ -167,7 +168,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     directory (and keeps writing there unless `checkpoint` names another); a snapshot of
     another model raises CheckpointError. `frontier_states` bounds the queued states kept in
     memory (the rest wait on disk; None: no bound). `texts` replaces the text of .tla files by
-    path (see load_spec)."""
+    path (see load_spec). `backend="spark"` runs the search on Spark with the settings of
+    `spark` (master, partitions, conf: see checker.backends.spark)."""
     started = time.perf_counter()
     if config is None:
         config = default_config(spec)
@@ -194,10 +196,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         if checkpoint or recover:
             plan = _checkpoint_plan(built.model, loaded, constants, deadlock, max_depth,
                                     exact_states or not fingerprints, on_edge, workers,
-                                    checkpoint, checkpoint_minutes, recover)
+                                    checkpoint, checkpoint_minutes, recover, backend, spark)
             plan.started = started
         search = backends.Search(max_depth, progress, exact_states or not fingerprints,
-                                 on_edge, workers, plan, frontier_states)
+                                 on_edge, workers, plan, frontier_states, backend, spark)
         result: Result = backends.run(built.model, search, built.warnings)
     except AssertFailure as e:  # an Assert outside the engine's own checks
         return Outcome(V.ASSERT, message=e.message, variables=variables,
@@ -231,7 +233,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
-                     workers, directory, minutes, recover) -> Plan:
+                     workers, directory, minutes, recover, backend="local", spark=None) -> Plan:
     """What the search does about checkpoints; CheckpointError if it cannot."""
     why = None
     if exact:
@@ -258,8 +260,9 @@ def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, 
         {"deadlock": deadlock, "max_depth": max_depth},
         state_fingerprint((0, 1, True, False)))
     plan = Plan(directory or recover, minutes, None, ident)
-    if recover:  # any backend and worker count resumes any snapshot
-        plan.recover = checkpoints.read(recover, ident)
+    if recover:  # one process and workers resume each other's, whatever the worker count
+        parts = (spark or {}).get("partitions") if backend == "spark" else None
+        plan.recover = checkpoints.read(recover, ident, backend, parts)
         plan.earlier = plan.recover.manifest.get("seconds", 0.0)
     return plan
 

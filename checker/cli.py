@@ -69,6 +69,20 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 @click.option("--workers", default="1", show_default=True, metavar="N|auto",
               help="Explore in N worker processes (auto: one per core). Liveness and "
                    "--dump-graph run in one process.")
+@click.option("--backend", type=click.Choice(["local", "spark"]), default="local",
+              show_default=True,
+              help="Where to search: this machine (--workers), or a Spark cluster (needs "
+                   "pyspark and Java; no liveness or --dump-graph).")
+@click.option("--spark-master", default="local[*]", show_default=True, metavar="URL",
+              help="The Spark master with --backend spark (local[N], spark://, yarn, k8s://).")
+@click.option("--partitions", type=click.IntRange(min=1), default=None, metavar="P",
+              help="Partitions of the states with --backend spark (default: 2 per core).")
+@click.option("--driver-states", type=click.IntRange(min=0), default=20_000, show_default=True,
+              metavar="N", help="With --backend spark, levels of at most N states run in the "
+                                "driver (Spark's fixed cost per level outweighs them).")
+@click.option("--spark-conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+              help="A Spark setting with --backend spark (repeatable), e.g. "
+                   "spark.executor.memory=8g.")
 @click.option("--checkpoint", "checkpoint_dir", type=click.Path(file_okay=False),
               metavar="DIR",
               help="Write a snapshot of the search into DIR every --checkpoint-minutes and when "
@@ -96,8 +110,10 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
 def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
-          fingerprints, exact_states, workers, checkpoint_dir, checkpoint_minutes, recover_dir,
-          frontier_states, trace_out, lanes_file, junit, dump_graph) -> None:
+          fingerprints, exact_states, workers, backend, spark_master, partitions, driver_states,
+          spark_conf,
+          checkpoint_dir, checkpoint_minutes, recover_dir, frontier_states, trace_out,
+          lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
     from .api import error_report, parse_constant_overrides, stop_report
@@ -111,6 +127,8 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
     if config is None:
         config = default_config(spec)
     nworkers = _workers(workers)
+    spark = (_spark_options(spark_master, partitions, driver_states, spark_conf)
+             if backend == "spark" else None)
     try:
         outputs = CheckOutputs(spec, config, trace_out, lanes_file, junit, dump_graph,
                                no_deadlock)
@@ -127,7 +145,8 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
                             max_depth, progress=bar, on_edge=outputs.graph,
                             exact_states=exact_states, workers=nworkers,
                             checkpoint=checkpoint_dir, checkpoint_minutes=checkpoint_minutes,
-                            recover=recover_dir, frontier_states=frontier_states)
+                            recover=recover_dir, frontier_states=frontier_states,
+                            backend=backend, spark=spark)
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:
@@ -391,6 +410,21 @@ def _workers(text: str) -> int:
         click.echo(f"error: --workers expects a positive number or auto, got {text!r}", err=True)
         sys.exit(V.EXIT_USAGE)
     return int(text)
+
+
+def _spark_options(master: str, partitions: int | None, driver_states: int,
+                   conf: tuple[str, ...]) -> dict:
+    """--spark-master, --partitions, --driver-states and --spark-conf K=V as the Spark backend
+    takes them."""
+    settings = {}
+    for item in conf:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            click.echo(f"error: --spark-conf expects KEY=VALUE, got {item!r}", err=True)
+            sys.exit(V.EXIT_USAGE)
+        settings[key.strip()] = value.strip()
+    return {"master": master, "partitions": partitions, "driver_states": driver_states,
+            "conf": settings}
 
 
 def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):

@@ -8,7 +8,8 @@ with a `checker.interface.Result`: verdict, TLC's counts, a shortest counterexam
 - `workers` (`workers.py`): N processes, level by level; each state's fingerprint has an owner
   process that decides whether it is new. Counts of a complete search and counterexample
   lengths equal `local`'s.
-- `spark` (planned): the same level-synchronous search as `workers`, one Spark stage per level.
+- `spark` (`spark/`): the same level-synchronous search as `workers` on a Spark cluster, one
+  Spark job per level; liveness and --dump-graph are refused there (a clear error).
 
 `run` picks the backend and says (in `notes`) when it had to fall back to `local`.
 """
@@ -32,6 +33,8 @@ class Search:
     workers: int = 1
     checkpoint: object = None  # a checkpoint.Plan: write snapshots, resume from one
     frontier_states: int | None = None  # queued states kept in memory (local); None: all
+    backend: str = "local"  # "spark": on Spark (see spark/), else local or workers
+    spark: dict | None = None  # master, partitions, conf, driver_states (see spark/search.py)
 
 
 def cores() -> int:
@@ -45,6 +48,10 @@ def cores() -> int:
 def run(model: Model, search: Search, notes: list[str] | None = None) -> Result:
     """Explore `model` with the backend `search` asks for; `notes` collects fallbacks."""
     notes = notes if notes is not None else []
+    if search.backend == "spark":
+        from . import spark
+
+        return spark.run(model, search, notes)
     if search.workers > 1:
         why = _workers_unsupported(model, search)
         if why is None:

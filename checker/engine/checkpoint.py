@@ -109,9 +109,11 @@ def newest(directory: str | os.PathLike) -> Path | None:
     return found[-1][1] if found else None
 
 
-def read(directory: str | os.PathLike, want_identity: str) -> Snapshot:
-    """The newest snapshot of `directory`, checked against the model of this run (any backend
-    resumes it); CheckpointError says why it cannot be resumed."""
+def read(directory: str | os.PathLike, want_identity: str, backend: str = "local",
+         parts: int | None = None) -> Snapshot:
+    """The newest snapshot of `directory`, checked against the model of this run; CheckpointError
+    says why it cannot be resumed. One process and workers resume each other's snapshots with any
+    worker count; a Spark snapshot resumes on Spark with its own number of parts."""
     path = newest(directory)
     if path is None:
         raise CheckpointError(f"--recover {directory}: no checkpoint there (a directory that "
@@ -129,9 +131,17 @@ def read(directory: str | os.PathLike, want_identity: str) -> Snapshot:
             f"--recover {directory}: the checkpoint is of another model (its spec, .cfg, "
             f"constants or options such as --max-depth and --no-deadlock differ, or it was made "
             f"by another kipcheck version); it cannot be resumed with this one")
-    if manifest.get("backend") not in ("local", "workers"):
+    made = manifest.get("backend")
+    if made not in ("local", "workers", "spark"):
         raise CheckpointError(f"--recover {directory}: {path.name} was made by an unknown "
-                              f"backend {manifest.get('backend')!r}")
+                              f"backend {made!r}")
+    if backend == "spark" and parts is None:  # Spark without --partitions: the snapshot's count
+        parts = manifest.get("parts")
+    if (made == "spark" or backend == "spark") and (made, manifest.get("parts")) != (backend, parts):
+        this = _describe(backend, parts) if backend == "spark" else "the local backend"
+        raise CheckpointError(f"--recover {directory}: the checkpoint was made by "
+                              f"{_describe(made, manifest.get('parts'))}; resume it the same way "
+                              f"(this run uses {this})")
     missing = [name for name in _files(manifest) if not (path / name).is_file()]
     if missing:
         raise CheckpointError(f"--recover {directory}: {path.name} is damaged: "
@@ -151,9 +161,20 @@ def _files(manifest: dict) -> list[str]:
         carry = manifest.get("carry") or []
         names += [f"carry-ranks-{p}.npy" for p, files in enumerate(carry) if files]
         names += [name for files in carry for name, _ in files]
+    elif manifest.get("backend") == "spark":
+        names += [f"extra-{p}.pkl" for p in range(parts)]
+        names += [name for files in frontier for name, _ in files]
     else:
         names += [name for name, _ in frontier]
     return names
+
+
+def _describe(backend, parts) -> str:
+    if backend == "local":
+        return "one process (no --workers)"
+    if backend == "spark":
+        return f"--backend spark --partitions {parts}"
+    return f"--workers {parts}"
 
 
 class Writer:

@@ -1,0 +1,229 @@
+"""The Spark backend against the local engine, on Spark's local[2] master.
+
+Every search gives the local engine's verdict, property, distinct, generated, depth and
+counterexample, state for state (at a violation: the counts where the one-process search stops);
+a complete one also its coverage and out-degree figures. One SparkContext serves the whole file
+(the JVM starts once); it allows a second attempt per task (local[2,2]) for the fault test.
+Tiny levels run in the driver, as in a real run; each model's threshold here sends its last few
+levels to Spark (once a level outgrows it, every later level runs on Spark).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from checker import manifest
+from checker.api import check
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "tests" / "specs"
+ENTRIES = {e.name: e for e in manifest.load(ROOT / "invariants" / "manifest.json").entries}
+
+try:
+    import pyspark  # noqa: F401
+
+    _why = None if (shutil.which("java") or os.environ.get("JAVA_HOME")) else "no Java"
+except ImportError:
+    _why = "pyspark is not installed (pip install 'kipcheck[spark]')"
+pytestmark = pytest.mark.skipif(_why is not None, reason=f"Spark backend: {_why}")
+
+# Small models of every KIP: violations (with CONSTRAINT and SYMMETRY among them), complete
+# searches with and without CONSTRAINT.
+# name -> levels of at most this many states run in the driver
+MODELS = {"KIP858_a_small_migration_restart": 100, "KIP858_bug_recreate_elsewhere": 40,
+          "KIP858_bug_ack_unsent": 5, "KIP516_small_rf1": 600, "KIP516_bug_no_topic_ids": 50,
+          "KIP36_small": 300, "KIP36_bug_grouped_list": 10, "KIP928_kip_small": 118,
+          "KIP928_bug_no_reserved_file": 3}
+# Specs under tests/specs: an action property, an evaluation error, deadlocks, VIEW, SYMMETRY.
+SPEC_CASES = [("ActionProp", "ActionProp"), ("Errors", "Errors"), ("Stop", "Stop"),
+              ("Stop", "StopNoDeadlock"), ("Sym", "SymView"), ("Sym", "Sym"),
+              ("Records", "Records")]
+
+
+@pytest.fixture(scope="module")
+def spark_context():
+    from pyspark import SparkConf, SparkContext
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    conf = (SparkConf().setMaster("local[2,2]").setAppName("kipcheck-tests")
+            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false"))
+    sc = SparkContext.getOrCreate(conf)
+    sc.setLogLevel("ERROR")
+    yield sc
+    sc.stop()
+
+
+def figures(o) -> dict:
+    out = {"verdict": o.verdict, "property": o.property, "trace_length": o.trace_length,
+           "trace": [s.state for s in o.trace], "message": o.message,
+           "distinct": o.distinct_states, "generated": o.states_generated, "depth": o.depth}
+    if o.verdict == "ok":
+        out.update(coverage=o.coverage, outdegree=o.outdegree)
+    return out
+
+
+def run_entry(name: str, **kw):
+    e = ENTRIES[name]
+    return check(e.spec_path, e.config_path, lib=e.lib_paths, **kw)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_spark_answers_as_the_local_engine_on_the_manifest_models(spark_context, name):
+    local = run_entry(name)
+    spark = run_entry(name, backend="spark",
+                      spark={"partitions": 3, "driver_states": MODELS[name]})
+    assert local.verdict == ENTRIES[name].verdict
+    assert figures(spark) == figures(local)
+
+
+@pytest.mark.parametrize("spec,cfg", SPEC_CASES)
+def test_spark_answers_as_the_local_engine_on_the_test_specs(spark_context, spec, cfg):
+    local = check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg")
+    spark = check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", backend="spark",
+                  spark={"partitions": 2, "driver_states": 1})
+    assert figures(spark) == figures(local)
+
+
+def test_a_complete_search_counts_as_the_local_engine_whatever_the_partitions(spark_context):
+    local = run_entry("KIP36_small")
+    for parts in (1, 5):
+        spark = run_entry("KIP36_small", backend="spark",
+                          spark={"partitions": parts, "driver_states": 10**9})
+        assert figures(spark) == figures(local)
+        assert spark.distinct_states == 3105
+
+
+def test_a_saved_itf_trace_from_spark_equals_the_local_one(spark_context, tmp_path):
+    from checker.traces.outputs import CheckOutputs
+
+    e = ENTRIES["KIP858_bug_recreate_elsewhere"]
+    texts = {}
+    for backend in ("local", "spark"):
+        out = tmp_path / backend
+        o = run_entry(e.name, backend=backend, spark={"partitions": 3, "driver_states": 40})
+        CheckOutputs(str(e.spec_path), str(e.config_path), str(out), None, None, None,
+                     False).write(o)
+        (itf,) = out.glob("*.itf.json")
+        texts[backend] = json.loads(itf.read_text())
+    assert texts["spark"]["states"] == texts["local"]["states"]
+    assert len(texts["spark"]["states"]) == 7
+
+
+def test_a_task_that_fails_once_is_retried_and_changes_nothing(spark_context):
+    local = run_entry("KIP928_kip_small")
+    spark = run_entry("KIP928_kip_small", backend="spark",
+                      spark={"partitions": 3, "driver_states": 118,
+                             "fail_first_attempt": "expand,merge"})
+    assert figures(spark) == figures(local)
+    assert spark.distinct_states == 701
+
+
+def test_liveness_and_dump_graph_name_the_local_backend(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    e = ENTRIES["KIP928_kip_live"]
+    p = subprocess.run([sys.executable, "-m", "checker.cli", "check", e.name, "--backend",
+                        "spark"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 2, p.stderr
+    assert "liveness properties are checked by the local backend only" in p.stderr
+    assert "Traceback" not in p.stderr
+    p = subprocess.run([sys.executable, "-m", "checker.cli", "check", "KIP928_kip_small",
+                        "--backend", "spark", "--dump-graph", str(tmp_path / "g.dot")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert p.returncode == 2 and "--dump-graph needs the local backend" in p.stderr
+
+
+def test_missing_pyspark_or_java_is_one_line_that_says_what_to_install(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": str(tmp_path), "JAVA_HOME": ""}
+    p = subprocess.run([sys.executable, "-m", "checker.cli", "check", "KIP928_kip_small",
+                        "--backend", "spark"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert p.returncode == 2
+    assert p.stderr.strip().endswith("--backend spark needs Java 17 or later: install a JDK "
+                                     "or JRE (e.g. apt-get install openjdk-17-jre-headless) "
+                                     "or set JAVA_HOME")
+    assert "Traceback" not in p.stderr
+    fake = tmp_path / "nospark"
+    fake.mkdir()
+    (fake / "pyspark.py").write_text("raise ImportError('no pyspark here')\n")
+    env = {**os.environ, "PYTHONPATH": f"{fake}{os.pathsep}{ROOT}"}
+    p = subprocess.run([sys.executable, "-m", "checker.cli", "check", "KIP928_kip_small",
+                        "--backend", "spark"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert p.returncode == 2
+    assert "--backend spark needs pyspark: pip install 'kipcheck[spark]'" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_a_killed_driver_resumes_from_its_checkpoint_with_the_same_counts(tmp_path):
+    """The driver is killed (SIGKILL: no chance to clean up) after some levels; --recover
+    finishes with the counts of an uninterrupted run."""
+    local = run_entry("KIP516_small_rf1")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cp = tmp_path / "cp"
+    args = [sys.executable, "-m", "checker.cli", "check", "KIP516_small_rf1", "--backend",
+            "spark", "--spark-master", "local[2]", "--partitions", "3",
+            "--spark-conf", "spark.ui.enabled=false", "--driver-states", "200"]
+    proc = subprocess.Popen(args + ["--checkpoint", str(cp), "--checkpoint-minutes", "0.0001"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tmp_path)
+    deadline = time.monotonic() + 240
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("level 8:"):
+            break
+        assert time.monotonic() < deadline, "".join(seen)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    manifest_file = sorted(cp.glob("checkpoint-*/manifest.json"))[-1]
+    level = json.loads(manifest_file.read_text())["level"]
+    assert level >= 5
+    p = subprocess.run(args + ["--recover", str(cp)], capture_output=True, text=True,
+                       env=env, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert f"{local.states_generated} states generated, {local.distinct_states} distinct " \
+           f"states found, 0 states left on queue." in p.stdout
+    assert f"The depth of the complete state graph search is {local.depth}." in p.stdout
+    resumed = [ln for ln in p.stderr.splitlines() if ln.startswith("level ")]
+    assert resumed[0].startswith(f"level {level + 1}:")
+
+
+def test_state_keys_compare_as_their_places_in_the_one_process_order():
+    import random
+
+    from checker.backends.spark.part import code, last_index
+
+    rng = random.Random(5)
+    picks = [0, 1, 127, 128, 300, 16383, 16384, 2**29 - 1, 2**29, 2**40]
+    paths = [tuple(rng.choice(picks) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
+    keys = {p: b"".join(code(i) for i in p) for p in paths}
+    assert sorted(paths) == sorted(paths, key=keys.__getitem__)
+    assert all(last_index(keys[p]) == p[-1] for p in paths)
+
+
+def test_sigterm_during_a_spark_level_prints_the_statistics_so_far_and_exits_130(tmp_path):
+    """The running Spark job is cancelled; no py4j traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli", "check", "KIP516_small",
+                             "--backend", "spark", "--spark-master", "local[2]",
+                             "--driver-states", "0", "--spark-conf", "spark.ui.enabled=false"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tmp_path)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("level 4:"):
+            break
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, "".join(seen) + err
+    assert "Interrupted: The search was interrupted. The statistics so far:" in out
+    assert "Traceback" not in err

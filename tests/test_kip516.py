@@ -45,7 +45,8 @@ def test_with_dir_failures_the_kip_wording_of_full_reconciliation_fails(tmp_path
         "    alive[b] /\\ fullDone[b] /\\ logs[b][n] # NONE => image[b][n].id = logs[b][n]\n"
         "====\n")
     cfg = (ROOT / "invariants" / "KIP516_small_dirs.cfg").read_text()
-    (tmp_path / "Literal516.cfg").write_text(cfg.replace("INVARIANTS\n", "INVARIANTS\n    Literal\n"))
+    (tmp_path / "Literal516.cfg").write_text(
+        cfg.replace("INVARIANTS\n", "INVARIANTS\n    Literal\n"))
     result = CliRunner().invoke(main, ["check", str(tmp_path / "Literal516.tla"), "--lib", LIB[0],
                                        "--lib", str(ROOT / "invariants"), "--config",
                                        str(tmp_path / "Literal516.cfg")])

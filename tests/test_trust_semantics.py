@@ -513,7 +513,8 @@ def test_a_state_holding_an_infinite_set_is_an_evaluation_error(tmp_path, option
     """TLC: "TLC has found a state in which the value of a variable contains Nat". Storing such
     a state used to escape as a Python traceback (exit 1); with whole states as keys
     (--exact-states) it was stored silently and the run passed."""
-    spec = write_spec(tmp_path, "VARIABLE s\nInit == s = {}\nNext == s' = IF s = {} THEN {0} ELSE Nat")
+    spec = write_spec(tmp_path, "VARIABLE s\nInit == s = {}\n"
+                                "Next == s' = IF s = {} THEN {0} ELSE Nat")
     rc, out = cli("check", str(spec), *options)
     assert rc == 75, out
     assert "Traceback" not in out

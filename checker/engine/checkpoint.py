@@ -137,7 +137,8 @@ def read(directory: str | os.PathLike, want_identity: str, backend: str = "local
                               f"backend {made!r}")
     if backend == "spark" and parts is None:  # Spark without --partitions: the snapshot's count
         parts = manifest.get("parts")
-    if (made == "spark" or backend == "spark") and (made, manifest.get("parts")) != (backend, parts):
+    spark = made == "spark" or backend == "spark"
+    if spark and (made, manifest.get("parts")) != (backend, parts):
         this = _describe(backend, parts) if backend == "spark" else "the local backend"
         raise CheckpointError(f"--recover {directory}: the checkpoint was made by "
                               f"{_describe(made, manifest.get('parts'))}; resume it the same way "

@@ -38,7 +38,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
-from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, infinite, make_fn, show
+from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, make_fn, show
 
 STATE, NEXT, LOCAL, IMPURE, READS = 1, 2, 4, 8, 16  # dependency flags of compiled code
 

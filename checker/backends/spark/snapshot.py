@@ -55,7 +55,7 @@ def load_part(directory: str, i: int, files: list, actions: int) -> P_.Part:
         if len(chunk):
             p.links.append((lv, chunk[:, 0].view(np.uint64).copy(),
                             chunk[:, 1].view(np.uint64).copy(), chunk[:, 2].copy()))
-    p._frontier = C.read_batches(directory, files)
+    p._frontier = list(C.read_batches(directory, files))  # a part travels pickled
     return p
 
 

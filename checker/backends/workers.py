@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.checkpoint import LevelPauses
 from ..engine.explore import (
     FAILURES,
     IN_CONSTRAINT,
@@ -129,7 +130,7 @@ def _rebuild(recipe) -> Model:
 
 def _worker_main(conn, recipe, me: int, n: int, stop=None, limit=None, spill=None) -> None:
     gc.disable()  # as in the local search: states never form cycles (see engine.explore)
-    if stop is not None:  # checkpoints: the coordinator decides when to stop (see _Pauses)
+    if stop is not None:  # checkpoints: the coordinator decides when to stop (see LevelPauses)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = None
     try:
@@ -531,9 +532,11 @@ class _Coordinator:
         ctx = mp.get_context("spawn")
         self.conns, self.procs = [], []
         plan = self.search.checkpoint
-        self.pauses = None
+        self.pauses, stop = None, None
         if plan is not None and plan.directory is not None:
-            self.pauses = _Pauses(plan, ctx.Event())
+            # An interruption makes the workers abandon the level in progress (see LevelPauses).
+            stop = ctx.Event()
+            self.pauses = LevelPauses(plan, stop.set)
         # Each worker keeps its part of the queued states within the one --frontier-states
         # bound; what is over waits in a directory this process removes, whatever happens.
         limit = self.search.frontier_states
@@ -547,7 +550,7 @@ class _Coordinator:
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_worker_main, daemon=True,
                                 args=(theirs, self.model.recipe, w, self.n,
-                                      self.pauses and self.pauses.stop, limit, spill))
+                                      stop, limit, spill))
                 p.start()
                 theirs.close()
                 self.conns.append(mine)
@@ -881,35 +884,6 @@ class _Coordinator:
                 cov[0] += per_worker[i][0]
                 cov[1] += per_worker[i][1]
         return out
-
-
-class _Pauses:
-    """When the coordinator writes a snapshot: every `plan.minutes` and when interrupted. The
-    signal handlers only note an interruption (a second one stops at once) and set `stop`,
-    which makes the workers abandon the level in progress; the search is then snapshotted as
-    it was at the level's start."""
-
-    def __init__(self, plan, stop):
-        from ..engine.checkpoint import catch_stop_signals
-
-        self.plan, self.stop = plan, stop
-        self.interrupted = False
-        self.last = time.monotonic()
-        self.old = catch_stop_signals(self._signal)
-
-    def _signal(self, signum, frame):
-        if self.interrupted:
-            raise KeyboardInterrupt
-        self.interrupted = True
-        self.stop.set()
-
-    def due(self) -> bool:
-        return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
-
-    def close(self) -> None:
-        from ..engine.checkpoint import restore_signals
-
-        restore_signals(self.old)
 
 
 def _histogram_outdegree(hist) -> tuple:

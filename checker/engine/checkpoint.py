@@ -391,3 +391,30 @@ def catch_stop_signals(handler) -> dict:
 def restore_signals(old: dict) -> None:
     for sig, handler in old.items():
         signal.signal(sig, handler)
+
+
+class LevelPauses:
+    """When a level-synchronous search (workers, Spark) writes a snapshot: every `plan.minutes`
+    and when interrupted (never without a plan). Ctrl-C and SIGTERM only note the interruption
+    and call `on_interrupt`, which makes the level in progress stop where the search can be
+    snapshotted as it was at the level's start; a second one stops at once."""
+
+    def __init__(self, plan, on_interrupt):
+        self.plan, self.on_interrupt = plan, on_interrupt
+        self.interrupted = False
+        self.last = time.monotonic()
+        self.old = catch_stop_signals(self._signal)
+
+    def _signal(self, signum, frame):
+        if self.interrupted:
+            raise KeyboardInterrupt
+        self.interrupted = True
+        self.on_interrupt()
+
+    def due(self) -> bool:
+        if self.plan is None:
+            return False
+        return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
+
+    def close(self) -> None:
+        restore_signals(self.old)

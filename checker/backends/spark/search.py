@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from ...engine.checkpoint import LevelPauses
 from ...engine.explore import _replay, _young_gc_only, collision_estimate
 from ...interface import EVAL_ERRORS, Result, Step
 from ...verdicts import ERROR
@@ -97,7 +98,8 @@ class SparkSearch:
             if self.n is None:  # a cluster: ask it
                 self.n = self._spark().defaultParallelism
             self.n *= 2
-        self.pauses = _Pauses(plan if plan is not None and plan.directory else None, self)
+        self.pauses = LevelPauses(plan if plan is not None and plan.directory else None,
+                                  lambda: _cancel_running_job(self))
         try:
             try:
                 result = self._search()
@@ -437,36 +439,11 @@ def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-class _Pauses:
-    """Ctrl-C and SIGTERM, and when to write a snapshot (with --checkpoint: every
-    `plan.minutes`, and when interrupted). An interruption cancels the running Spark job from
-    another thread (raising inside a py4j call would leave the gateway broken and print its
-    traceback); the search then stops between two levels, after a snapshot of the level's
-    start if there is a plan. A second interruption stops at once."""
-
-    def __init__(self, plan, search):
-        from ...engine.checkpoint import catch_stop_signals
-
-        self.plan, self.search = plan, search
-        self.interrupted = False
-        self.last = time.monotonic()
-        self.old = catch_stop_signals(self._signal)
-
-    def _signal(self, signum, frame):
-        if self.interrupted:
-            raise KeyboardInterrupt
-        self.interrupted = True
-        sc = self.search.sc
-        if sc is not None:
-            threading.Thread(target=_cancel, args=(sc,), daemon=True).start()
-
-    def due(self) -> bool:
-        if self.plan is None:
-            return False
-        return self.interrupted or time.monotonic() - self.last >= self.plan.minutes * 60.0
-
-    def close(self) -> None:
-        from ...engine.checkpoint import restore_signals
-
-        restore_signals(self.old)
+def _cancel_running_job(search) -> None:
+    """An interruption cancels the running Spark job from another thread (raising inside a
+    py4j call would leave the gateway broken and print its traceback); the search then stops
+    between two levels (see LevelPauses)."""
+    sc = search.sc
+    if sc is not None:
+        threading.Thread(target=_cancel, args=(sc,), daemon=True).start()
 

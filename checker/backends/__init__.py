@@ -53,7 +53,7 @@ def run(model: Model, search: Search, notes: list[str] | None = None) -> Result:
 
         return spark.run(model, search, notes)
     if search.workers > 1:
-        why = _workers_unsupported(model, search)
+        why = local_only(model, search, "in another process")
         if why is None:
             from . import workers
 
@@ -64,7 +64,10 @@ def run(model: Model, search: Search, notes: list[str] | None = None) -> Result:
     return local.run(model, search)
 
 
-def _workers_unsupported(model: Model, search: Search) -> str | None:
+def local_only(model: Model, search: Search, where: str) -> str | None:
+    """Why only the local backend can check `model` with `search` (the workers and Spark
+    backends keep neither the behaviour graph nor whole states, and rebuild the model `where`),
+    or None."""
     if model.liveness and search.max_depth is None:
         return "liveness properties are checked by the local backend only"
     if search.on_edge is not None:
@@ -72,5 +75,5 @@ def _workers_unsupported(model: Model, search: Search) -> str | None:
     if search.exact_states:
         return "--exact-states needs the local backend"
     if model.recipe is None:
-        return "this model cannot be rebuilt in another process"
+        return f"this model cannot be rebuilt {where}"
     return None

@@ -19,16 +19,10 @@ class SparkRefused(KipcheckError):
 
 def unsupported(model: Model, search) -> str | None:
     """Why `model` cannot be checked on Spark with `search`, or None."""
-    if model.liveness and search.max_depth is None:
-        return ("liveness properties are checked by the local backend only (as in TLC's "
-                "distributed mode); run without --backend spark")
-    if search.on_edge is not None:
-        return "--dump-graph needs the local backend; run without --backend spark"
-    if search.exact_states:
-        return "--exact-states needs the local backend; run without --backend spark"
-    if model.recipe is None:
-        return "this model cannot be rebuilt on Spark executors; use the local backend"
-    return None
+    from .. import local_only
+
+    why = local_only(model, search, "on Spark executors")
+    return None if why is None else f"{why}; run without --backend spark"
 
 
 def run(model: Model, search, notes: list | None = None) -> Result:

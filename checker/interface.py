@@ -56,6 +56,10 @@ class Model:
     # satisfied them all (a conjunct reading only variables s shares with p is skipped);
     # None: check successors with `invariants`.
     step_invariants: list[tuple[str, Callable]] | None = None
+    # Put back what evaluation reads from the process rather than from the model (the intern
+    # order that orders strings and model values, the spec's directory, the deadlock flag of
+    # TLCGet("config")): a process that built another model since must call it first.
+    activate: Callable | None = None
 
 
 @dataclass

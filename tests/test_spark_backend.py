@@ -227,3 +227,28 @@ def test_sigterm_during_a_spark_level_prints_the_statistics_so_far_and_exits_130
     assert proc.returncode == 130, "".join(seen) + err
     assert "Interrupted: The search was interrupted. The statistics so far:" in out
     assert "Traceback" not in err
+
+
+def test_an_executor_returning_to_a_model_orders_its_values_as_that_model_does(tmp_path):
+    """A Python worker serves several models in turn (one SparkContext, many checks): coming
+    back to a model it built before, CHOOSE must pick by that model's intern order, not by the
+    order of the model built last (the driver replays the executors' steps by fingerprint)."""
+    from checker.backends.spark import session
+    from checker.interface import Recipe
+
+    body = ("CONSTANT S\nVARIABLES x, y\n"
+            "Init == y \\in {0} /\\ x = CHOOSE v \\in S : y = 0\n"
+            "Next == UNCHANGED <<x, y>>\n====\n")
+    recipes = {}
+    for name, values in (("First", "{a, b}"), ("Second", "{b, a}")):
+        (tmp_path / f"{name}.tla").write_text(f"---- MODULE {name} ----\n{body}")
+        (tmp_path / f"{name}.cfg").write_text(f"CONSTANT S = {values}\nINIT Init\nNEXT Next\n")
+        recipes[name] = Recipe(str(tmp_path / f"{name}.tla"), str(tmp_path / f"{name}.cfg"))
+
+    def init(name):
+        e = session.env(session.bundle(recipes[name]))
+        return [str(s[0]) for s in e.model.init()]
+
+    assert init("First") == ["a"]
+    assert init("Second") == ["b"]
+    assert init("First") == ["a"]

@@ -21,8 +21,10 @@ from .values import (
     Fn,
     ModelValue,
     intern_names,
+    interning,
     make_fn,
     reset_interning,
+    restore_interning,
     show,
     tlc_key,
 )
@@ -85,6 +87,18 @@ def _intern_order(loaded: LoadedSpec) -> None:
     for m in [m for m in mods if m is not root] + [root]:
         strings += _strings(m)
     intern_names(strings)
+
+
+def _activation(deadlock: bool):
+    """Model.activate for the model being built: its process-wide evaluation settings."""
+    order, spec_dir = interning(), community.SPEC_DIR[0]
+
+    def activate() -> None:
+        restore_interning(order)
+        community.SPEC_DIR[0] = spec_dir
+        comp.RUN["deadlock"] = deadlock
+
+    return activate
 
 
 def _read_idents(m: ast.Module, sources: dict) -> list[str]:
@@ -337,7 +351,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness,
-                  step_invariants=step_invariants)
+                  step_invariants=step_invariants,
+                  activate=_activation(deadlock))
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)

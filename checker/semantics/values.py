@@ -50,6 +50,21 @@ def reset_interning() -> None:
     _FN_KEYS.clear()
 
 
+def interning() -> dict[str, int]:
+    """A copy of the intern order, to be put back with `restore_interning`."""
+    return dict(_INTERN)
+
+
+def restore_interning(order: dict[str, int]) -> None:
+    """Put back a model's intern order (a process that switches between models, a Spark
+    executor, must order each model's strings and model values by that model's order); the
+    cached ordering keys were computed under the other order."""
+    _INTERN.clear()
+    _INTERN.update(order)
+    _SET_KEYS.clear()
+    _FN_KEYS.clear()
+
+
 def intern_names(names) -> None:
     """Record names in the order TLC would intern them; already-known names keep their place."""
     for n in names:

@@ -156,6 +156,8 @@ def env(b: Bundle) -> Env:
         e = _ENVS[b.digest] = Env(_build(b))
     elif _CURRENT[0] != b.digest:
         clear()  # remembered values of another model must not stand in for this one's
+        if e.model.activate:
+            e.model.activate()  # its intern order: CHOOSE and set order depend on it
     _CURRENT[0] = b.digest
     return e
 

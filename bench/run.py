@@ -7,6 +7,7 @@
     python bench/run.py --only TwoPhase
     python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
     python bench/run.py --examples MIRROR --only TwoPhase --backend spark   # on local[2]
+    python bench/run.py --examples MIRROR --only TwoPhase --tlc tla2tools.jar  # TLC right after
 
 Each model runs in its own process (so peak RSS is its own) once per mode: `exact` (whole states,
 --exact-states), `fp` (fingerprints, the default), `wN` (--workers N). CPU s is user + system
@@ -16,7 +17,10 @@ and its workers (sampled every 0.2 s); B/state is the visited store's size over 
 states. Public specs are extracted from the mirror into a scratch directory, never into the
 repository. With `--backend spark` every mode runs on Spark (`--spark-master`, default local[2]);
 peak RSS and CPU s then include the JVM and Spark's Python workers (CPU sampled per process).
-Levels is the search's depth; s/level the seconds per level.
+Levels is the search's depth; s/level the seconds per level. With `--tlc JAR` (or TLC_JAR set),
+TLC (`-workers 1`, ParallelGC) checks the same spec and configuration right after kipcheck's
+modes, and a `tlc` row gives its seconds and the ratio of kipcheck's first mode to it, so the
+comparison is made in one run on one machine. The jar stays outside the repository.
 """
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ import argparse
 import io
 import json
 import os
+import re
+import resource
 import subprocess
 import sys
 import tarfile
@@ -157,6 +163,33 @@ def measure(cmd: list[str], cwd: Path) -> tuple[dict | None, float, float, int, 
         return data, seconds, cpu, max(peak[0], usage.ru_maxrss), code
 
 
+def run_tlc(jar: str, cmd: list[str], cwd: Path) -> tuple[int | None, float, float, int]:
+    """TLC on the spec and configuration of a kipcheck command line: (distinct states or None,
+    seconds, CPU seconds, exit code). Its metadata goes to a scratch directory."""
+    spec = next(a for a in cmd[4:] if a.endswith(".tla"))
+    config = cmd[cmd.index("--config") + 1]
+    libs = [cmd[i + 1] for i, a in enumerate(cmd) if a == "--lib"]
+    with tempfile.TemporaryDirectory() as meta:
+        java = ["java", "-XX:+UseParallelGC"]
+        if libs:
+            java.append("-DTLA-Library=" + os.pathsep.join(str((cwd / d).resolve())
+                                                              for d in libs))
+        tlc = [*java, "-cp", jar, "tlc2.TLC", "-workers", "1", "-metadir", meta,
+               "-config", str((cwd / config).resolve())]
+        if "--no-deadlock" in cmd:
+            tlc.append("-deadlock")
+        spec_path = (cwd / spec).resolve()
+        started = time.perf_counter()
+        proc = subprocess.run([*tlc, spec_path.stem], cwd=spec_path.parent, text=True,
+                              capture_output=True)
+        seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime
+    found = re.findall(r"([\d,]+) distinct states found", proc.stdout)
+    distinct = int(found[-1].replace(",", "")) if found else None
+    return distinct, seconds, cpu, proc.returncode
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -172,6 +205,9 @@ def main() -> int:
                     help="run every mode on this backend (default: local)")
     ap.add_argument("--spark-master", default="local[2]",
                     help="the Spark master with --backend spark (default: local[2])")
+    ap.add_argument("--tlc", metavar="JAR", default=os.environ.get("TLC_JAR"),
+                    help="also run TLC (one worker) from this tla2tools.jar after each model "
+                         "and print kipcheck's time over TLC's (default: $TLC_JAR)")
     args = ap.parse_args()
     modes = args.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
@@ -207,6 +243,7 @@ def main() -> int:
           f"{'seconds':>8} {'CPU s':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} "
           f"{'B/state':>8} {'levels':>6} {'s/level':>7}")
     for name, cwd, cmd in jobs:
+        first = None
         for mode in modes:
             data, secs, cpu, rss, code = measure(cmd + MODES[mode] + backend, cwd)
             if data is None:
@@ -217,9 +254,20 @@ def main() -> int:
             per_state = f"{store / dist:8.1f}" if store and dist else f"{'-':>8}"
             levels = max(1, data.get("depth") or 1)
             rows.append((name, mode, data, secs, rss))
+            if first is None:
+                first = (mode, secs, cpu, dist)
             print(f"{name:34} {mode:5} {data['verdict']:10} {dist:>10,} {gen:>11,} "
                   f"{secs:>8.1f} {cpu:>8.1f} {gen / secs:>9,.0f} {dist / secs:>10,.0f} "
                   f"{rss / 1024:>9,.0f} {per_state} {levels:>6} {secs / levels:>7.2f}",
+                  flush=True)
+        if args.tlc and first is not None:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            dist, secs, cpu, code = run_tlc(args.tlc, cmd, cwd)
+            cpu -= before.ru_utime + before.ru_stime
+            same = "" if dist == first[3] else f"  (TLC's distinct: {dist}: differs!)"
+            print(f"{name:34} {'tlc':5} {'exit ' + str(code):10} {dist or 0:>10,} {'':>11} "
+                  f"{secs:>8.1f} {cpu:>8.1f}   kipcheck {first[0]} / TLC: seconds "
+                  f"{first[1] / secs:.2f}x, CPU {first[2] / max(cpu, 1e-9):.2f}x{same}",
                   flush=True)
     return 0
 

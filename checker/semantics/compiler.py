@@ -38,6 +38,7 @@ from .runtime import (
     B_OR_Q,
     B_VALUE,
 )
+from .share import share_repeated
 from .values import UNKNOWN, EvalError, ModelValue, UnknownUsed, make_fn, show
 
 STATE, NEXT, LOCAL, IMPURE, READS = 1, 2, 4, 8, 16  # dependency flags of compiled code
@@ -564,7 +565,8 @@ class Compiler:
             body = _EMIT_RE.sub(lambda m, i=i: f"{m.group(1)}_out({i})\n{m.group(0)}", a.body)
             parts.append("\n".join("    " + line for line in body.split("\n")))
         parts += ["    except BaseException:", "        _out(_a)", "        raise"]
-        return self._define("\n".join(parts) + "\n", "expand")
+        code = share_repeated("\n".join(parts).replace("{name}", "_expand_") + "\n", self.g)
+        return self._define(code.replace("def _expand_(", "def {name}(", 1), "expand")
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
         missing = [v for v in self.variables if v not in self.primes]
@@ -1304,7 +1306,9 @@ class Compiler:
         if t is ast.SetMap:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.expr, body_env)
-            loops = " ".join(f"for {v} in each({d})" for v, d in comp)
+            first = f"map_domain({', '.join(d for _, d in comp)})"
+            loops = " ".join(f"for {v} in each({first if i == 0 else d})"
+                             for i, (v, d) in enumerate(comp))
             return f"frozenset([{val} {loops}])", flags | f2
         if t is ast.FuncCons:
             body_env, comp, flags = self._comprehension(e.bounds, env)

@@ -125,7 +125,10 @@ class ModelValue(int):
 
     __add__ = __sub__ = __mul__ = __floordiv__ = __mod__ = __pow__ = _not_a_number
     __radd__ = __rsub__ = __rmul__ = __rfloordiv__ = __rmod__ = __rpow__ = _not_a_number
-    __lt__ = __le__ = __gt__ = __ge__ = __neg__ = _not_a_number
+    __neg__ = _not_a_number
+    # No ordering methods: defining any rich comparison in Python makes every `==` on a model
+    # value go through Python (tuple.index over model-value keys ran 4x slower). Ordering is
+    # never applied to values directly: lt/le/gt/ge and sorting by tlc_key check kinds first.
 
 
 class Fn(tuple):
@@ -447,6 +450,29 @@ class RecordSet(LazySet):
 
     def __repr__(self) -> str:
         return "[" + ", ".join(f"{k} : {show(v)}" for k, v in self.fields.items()) + "]"
+
+
+def known_size(s) -> int | None:
+    """The number of elements of a finite set when it is known without listing them (a set
+    value, an interval, SUBSET, [S -> T], [a : S], S \\X T over such sets); else None."""
+    t = type(s)
+    if t is frozenset or t is Interval:
+        return len(s)
+    if t is PowerSet:
+        n = known_size(s.base)
+        return None if n is None else 2 ** n
+    if t is FuncSet:
+        n = known_size(s.codomain)
+        return None if n is None else n ** len(s.domain)
+    if t is RecordSet or t is Product:
+        total = 1
+        for part in (s.fields.values() if t is RecordSet else s.factors):
+            n = known_size(part)
+            if n is None:
+                return None
+            total *= n
+        return total
+    return None
 
 
 class Product(LazySet):

@@ -137,7 +137,8 @@ def _peak_mib() -> float:
 def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) -> None:
     """The checking process of one size: progress and the outcome go up the pipe. SIGTERM
     stops it as Ctrl-C does, so that its worker processes stop too."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt_once)
+    signal.signal(signal.SIGINT, _interrupt_once)
     last = [0.0]
 
     def progress(distinct, generated, queue, depth):
@@ -148,6 +149,7 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) 
 
     try:
         o = check(spec, config, constants, lib, deadlock, progress=progress, workers=workers)
+        _STOPPING[0] = True  # the outcome is known: a late signal must not lose it
         conn.send(("done", {"verdict": o.verdict, "property": o.property,
                             "distinct_states": o.distinct_states,
                             "states_generated": o.states_generated, "depth": o.depth,
@@ -160,6 +162,7 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) 
         conn.send(("done", {"verdict": V.ERROR, "message": f"{type(e).__name__}: {e}"},
                    _peak_mib()))
     finally:
+        _STOPPING[0] = True
         conn.close()
 
 
@@ -225,8 +228,16 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
     return partial
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+_STOPPING = [False]  # in a size's process: interrupted, or ending
+
+
+def _interrupt_once(signum, frame):
+    """Ctrl-C (the whole process group gets it) and the sweep's SIGTERM both stop a size's
+    process; only the first may raise, or a second one arriving while it ends would escape the
+    handlers as a traceback."""
+    if not _STOPPING[0]:
+        _STOPPING[0] = True
+        raise KeyboardInterrupt
 
 
 def _duration(seconds: float) -> str:

@@ -25,7 +25,8 @@ from .paths import shown_path
 from .semantics import model as model_builder
 from .semantics.compiler import RUN as compiler_run
 from .semantics.compiler import CompileError
-from .semantics.runtime import AssertFailure
+from .semantics.runtime import DEFAULT_MAX_SET_SIZE as MAX_SET_SIZE
+from .semantics.runtime import AssertFailure, set_max_set_size
 from .semantics.values import show
 
 # The --report-json document's format and version: a reader checks both.
@@ -157,7 +158,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
           checkpoint_minutes: float = DEFAULT_MINUTES, recover: str | None = None,
           frontier_states: int | None = DEFAULT_FRONTIER,
           texts: dict | None = None, backend: str = "local",
-          spark: dict | None = None) -> Outcome:
+          spark: dict | None = None, max_set_size: int = MAX_SET_SIZE) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
@@ -169,8 +170,10 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     another model raises CheckpointError. `frontier_states` bounds the queued states kept in
     memory (the rest wait on disk; None: no bound). `texts` replaces the text of .tla files by
     path (see load_spec). `backend="spark"` runs the search on Spark with the settings of
-    `spark` (master, partitions, conf: see checker.backends.spark)."""
+    `spark` (master, partitions, conf: see checker.backends.spark). A set map or filter that
+    builds more than `max_set_size` elements is an evaluation error, as in TLC."""
     started = time.perf_counter()
+    set_max_set_size(max_set_size)
     if config is None:
         config = default_config(spec)
     loaded = load_spec(spec, config, lib, texts)
@@ -191,7 +194,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
                                     tuple((constants or {}).items()), tuple(lib), deadlock,
-                                    tuple((texts or {}).items()))
+                                    tuple((texts or {}).items()), max_set_size)
         plan = None
         if checkpoint or recover:
             plan = _checkpoint_plan(built.model, loaded, constants, deadlock, max_depth,
@@ -396,6 +399,7 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
     from .engine.simulation import simulate as run_simulation
 
     started = time.perf_counter()
+    set_max_set_size(MAX_SET_SIZE)
     if config is None:
         config = default_config(spec)
     loaded = load_spec(spec, config, lib)

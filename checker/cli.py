@@ -98,6 +98,10 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
               show_default=True, metavar="N",
               help="States waiting to be expanded that stay in memory; the rest wait on disk, "
                    "in order (one process; --workers keep theirs in memory).")
+@click.option("--max-set-size", type=click.IntRange(min=1), default=1_000_000,
+              show_default=True, metavar="N",
+              help="A set map or filter that builds more elements stops with TLC's evaluation "
+                   "error (TLC's -maxSetSize).")
 @click.option("--trace-out", type=click.Path(file_okay=False),
               help="Write a counterexample into this directory in every format: ITF JSON, TLC "
                    "JSON, text, DOT, GraphML, HTML.")
@@ -112,8 +116,8 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
           fingerprints, exact_states, workers, backend, spark_master, partitions, driver_states,
           spark_conf,
-          checkpoint_dir, checkpoint_minutes, recover_dir, frontier_states, trace_out,
-          lanes_file, junit, dump_graph) -> None:
+          checkpoint_dir, checkpoint_minutes, recover_dir, frontier_states, max_set_size,
+          trace_out, lanes_file, junit, dump_graph) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
     from .api import error_report, parse_constant_overrides, stop_report
@@ -146,7 +150,7 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
                             exact_states=exact_states, workers=nworkers,
                             checkpoint=checkpoint_dir, checkpoint_minutes=checkpoint_minutes,
                             recover=recover_dir, frontier_states=frontier_states,
-                            backend=backend, spark=spark)
+                            backend=backend, spark=spark, max_set_size=max_set_size)
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:

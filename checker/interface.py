@@ -58,7 +58,8 @@ class Model:
     step_invariants: list[tuple[str, Callable]] | None = None
     # Put back what evaluation reads from the process rather than from the model (the intern
     # order that orders strings and model values, the spec's directory, the deadlock flag of
-    # TLCGet("config")): a process that built another model since must call it first.
+    # TLCGet("config"), the set-size bound): a process that built another model since must
+    # call it first.
     activate: Callable | None = None
 
 
@@ -113,6 +114,7 @@ class Recipe:
     lib: tuple[str, ...] = ()
     deadlock: bool | None = None
     texts: tuple = ()  # (file, text) pairs read instead of those files (mutants)
+    max_set_size: int = 1_000_000  # TLC's bound on a set map's or filter's elements
 
 
 # -- liveness: LTL formulas over compiled atoms ------------------------------------------

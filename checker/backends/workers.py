@@ -123,7 +123,9 @@ def _initial(model: Model, key_of):
 def _rebuild(recipe) -> Model:
     from ..frontend import load_spec
     from ..semantics import model as model_builder
+    from ..semantics.runtime import set_max_set_size
 
+    set_max_set_size(recipe.max_set_size)
     loaded = load_spec(recipe.spec, recipe.config, recipe.lib, dict(recipe.texts))
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 

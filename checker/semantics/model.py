@@ -12,7 +12,7 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span, SpecError
 from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
-from . import community, temporal
+from . import community, runtime, temporal
 from . import compiler as comp
 from .compiler import CompileError, Compiler
 from .runtime import AssertFailure
@@ -91,12 +91,13 @@ def _intern_order(loaded: LoadedSpec) -> None:
 
 def _activation(deadlock: bool):
     """Model.activate for the model being built: its process-wide evaluation settings."""
-    order, spec_dir = interning(), community.SPEC_DIR[0]
+    order, spec_dir, max_set = interning(), community.SPEC_DIR[0], runtime.MAX_SET_SIZE[0]
 
     def activate() -> None:
         restore_interning(order)
         community.SPEC_DIR[0] = spec_dir
         comp.RUN["deadlock"] = deadlock
+        runtime.MAX_SET_SIZE[0] = max_set
 
     return activate
 

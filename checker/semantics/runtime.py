@@ -31,6 +31,7 @@ from .values import (
     UnknownUsed,
     as_set,
     infinite,
+    known_size,
     least,  # noqa: F401 - used by generated code
     make_fn,
     ordered,
@@ -46,7 +47,7 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
-    "member_k", "not_member_k", "setmap",
+    "member_k", "not_member_k", "setmap", "map_domain",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -790,7 +791,7 @@ def each(s):
 
 
 def setmap(f, s):
-    return frozenset(f(x) for x in enum(s))
+    return frozenset(f(x) for x in enum(map_domain(s)))
 
 
 class _Filter(LazySet):
@@ -808,7 +809,7 @@ class _Filter(LazySet):
 
     def materialise(self) -> frozenset:
         if self._elems is None:
-            self._elems = self.whole(each(self.base))
+            self._elems = _bounded(self.whole(each(self.base)))
         return self._elems
 
     def __iter__(self):
@@ -829,17 +830,51 @@ class _Filter(LazySet):
                 "is not enumerable")
 
 
+# TLC's bound on the elements a set map or filter may build (its -maxSetSize; --max-set-size).
+DEFAULT_MAX_SET_SIZE = 1_000_000
+MAX_SET_SIZE = [DEFAULT_MAX_SET_SIZE]
+
+
+def set_max_set_size(n: int) -> None:
+    MAX_SET_SIZE[0] = n
+
+
+def too_many_elements() -> EvalError:
+    return EvalError(f"Attempted to construct a set with too many elements "
+                     f"(>{MAX_SET_SIZE[0]}).")
+
+
+def map_domain(first, *others):
+    """The first domain of a set map {e : x \\in S, y \\in T}, once the map is known to build
+    at most MAX_SET_SIZE elements: TLC counts one per binding, duplicates included, and stops
+    a bigger one at once rather than list it."""
+    n = known_size(first)
+    for d in others:
+        m = known_size(d)
+        n = None if n is None or m is None else n * m
+    if n is not None and n > MAX_SET_SIZE[0]:
+        raise too_many_elements()
+    return first
+
+
+def _bounded(s: frozenset) -> frozenset:
+    if len(s) > MAX_SET_SIZE[0]:
+        raise too_many_elements()
+    return s
+
+
 def sfilter(s, whole, pred):
-    """{x \\in S : P}: whole(S) filters a frozenset S at once; a lazy S stays lazy."""
+    """{x \\in S : P}: whole(S) filters a frozenset S at once; a lazy S stays lazy. A filter
+    keeping more than MAX_SET_SIZE elements is TLC's error."""
     if type(s) is frozenset:
-        return whole(s)
+        return _bounded(whole(s))
     if infinite(s):
         return _Filter(s, pred)
     return _Filter(s, pred, whole)
 
 
 def setfilter(p, s):
-    return frozenset(x for x in enum(s) if truth(p(x)))
+    return _bounded(frozenset(x for x in enum(s) if truth(p(x))))
 
 
 def funcons(keys, f):

@@ -110,6 +110,7 @@ class Bundle:
     constants: tuple
     deadlock: bool | None
     digest: str
+    max_set_size: int = 1_000_000
 
 
 def bundle(recipe) -> Bundle:
@@ -127,9 +128,10 @@ def bundle(recipe) -> Bundle:
     spec = str(Path(recipe.spec).resolve())
     config = None if recipe.config is None else str(Path(recipe.config).resolve())
     lib = tuple(str(Path(d).resolve()) for d in recipe.lib)
-    digest = hashlib.sha256(repr((items, spec, config, lib, recipe.constants,
-                                  recipe.deadlock)).encode()).hexdigest()
-    return Bundle(items, spec, config, lib, tuple(recipe.constants), recipe.deadlock, digest)
+    digest = hashlib.sha256(repr((items, spec, config, lib, recipe.constants, recipe.deadlock,
+                                  recipe.max_set_size)).encode()).hexdigest()
+    return Bundle(items, spec, config, lib, tuple(recipe.constants), recipe.deadlock, digest,
+                  recipe.max_set_size)
 
 
 class Env:
@@ -165,7 +167,9 @@ def env(b: Bundle) -> Env:
 def _build(b: Bundle):
     from ...frontend import load_spec
     from ...semantics import model as model_builder
+    from ...semantics.runtime import set_max_set_size
 
+    set_max_set_size(b.max_set_size)
     root = Path(tempfile.mkdtemp(prefix="kipcheck-spec-"))
 
     def here(path: str) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -305,6 +306,42 @@ def _postcondition(name: str, span: Span, fn) -> tuple[str, Span] | None:
         detail = "" if ok is False else f" (TLC expected a boolean value, not {show(ok)})"
         return f"Postcondition {name} at {_loc(span)} is false.{detail}", span
     return None
+
+
+def generated_code(spec: str | Path, config: str | Path | None = None,
+                   constants: dict | None = None, lib: tuple[str, ...] = (),
+                   actions: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """The Python kipcheck generates for a model, as [(function name, source)] in the order it
+    was generated: Init, each action instance, the operators they call, the invariants and
+    properties, and `expand` (all actions of a state in one call). `actions` keeps only the
+    functions of those actions (their instances, and `expand`); an unknown name raises
+    ValueError. A line's trailing comment names the spec's line it came from."""
+    if config is None:
+        config = default_config(spec)
+    loaded = load_spec(spec, config, lib)
+    if constants:
+        check_overrides(constants, loaded)
+    try:
+        built = model_builder.build(loaded, constants, None)
+    except CompileError as e:
+        raise KipcheckError(e.message, e.span) from None
+    spans = built.compiler.spans
+
+    def where(m: re.Match) -> str:
+        span = spans[int(m.group(1))]
+        return f"# {Path(span.file).name}:{span.line}:{span.col}"
+
+    sources = [(n, re.sub(r"# @span:(\d+)", where, src))
+               for n, src in built.compiler.sources.items()]
+    if not actions:
+        return sources
+    names = sorted({a.name for a in built.model.actions})
+    unknown = [a for a in actions if a not in names]
+    if unknown:
+        raise ValueError(f"no action named {', '.join(unknown)} in the next-state relation; "
+                         f"its actions are: {', '.join(names)}")
+    wanted = re.compile(r"(?:^|_)(?:" + "|".join(map(re.escape, actions)) + r")$")
+    return [(n, src) for n, src in sources if wanted.search(n) or n == "expand"]
 
 
 def compiler_run_settings(workers: int) -> None:

@@ -255,11 +255,15 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
         fast = plain and incremental
+        # Constraints or action properties, plain fingerprints: the successors' fingerprints
+        # are still computed at once (as in the fast loop), then each goes through
+        # constrained_step.
+        batched = incremental and not plain and on_edge is None
         # The fast loop remembers the fingerprints of the states of the level it stores and
         # of the level before (at most _RECENT each) in Python sets: a successor is most often
         # one of those, and a set answers at C speed where the table's probe is Python code.
         recent_level, cur, prev = 0, set(), set()
-        if fast:
+        if fast or batched:
             from .fingerprints import successor_keys
         succ_key = key_of
         head, tail = queue.head, queue.tail
@@ -271,20 +275,27 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         emit = buf.append
         expand = model.expand or (lambda s, out: None)
 
-        def constrained_step(state, succ, key, action, level, acov) -> bool:
+        constrained = bool(constraints or action_constraints)
+
+        def constrained_step(state, succ, key, action, level, acov, skey=None) -> bool:
             """TLC's order for a successor when constraints or action properties exist:
             in-model test, store if new, invariants (if new or outside the model), action
-            properties (always), enqueue if new. True if it was a new state."""
-            try:
-                in_model = all(c(succ) for c in constraints) and all(
-                    c(state, succ) for c in action_constraints)
-            except FAILURES as e:
-                raise _failure(e, trace_to(key, level, step_of(action, succ)), IN_CONSTRAINT,
-                               ("constraint", None)) from None
+            properties (always), enqueue if new. True if it was a new state. `skey`: the
+            successor's key when already computed."""
+            in_model = True
+            if constrained:
+                try:
+                    in_model = all(c(succ) for c in constraints) and all(
+                        c(state, succ) for c in action_constraints)
+                except FAILURES as e:
+                    raise _failure(e, trace_to(key, level, step_of(action, succ)),
+                                   IN_CONSTRAINT, ("constraint", None)) from None
             new = False
-            skey = None
-            if in_model:
+            if not in_model:
+                skey = None
+            elif skey is None:
                 skey = succ_key(succ) if keyed else succ
+            if in_model:
                 if on_edge is not None:
                     on_edge(key, action, skey, succ)
                 if remember(skey, key, action, succ, level + 1):
@@ -374,7 +385,26 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                             _uncount(buf, succ, generated_by, stats)
                             raise
                     push((succ, skey, nxt))
-            for succ in () if fast else buf:  # the other modes
+            done = fast
+            if batched:
+                try:
+                    succs, skeys, ais, count = successor_keys(len(state))(
+                        state, key, buf, generated_by)
+                except FAILURES:  # a successor that cannot be fingerprinted: one by one below,
+                    _count_back(state, key, buf, generated_by)  # so what comes first is met first
+                else:
+                    done = True
+                    stats["generated"] += count
+                    k = 0
+                    try:
+                        for k, succ in enumerate(succs):
+                            action, acov = acts[ais[k]]
+                            if constrained_step(state, succ, key, action, level, acov, skeys[k]):
+                                fresh += 1
+                    except _Stop:  # count only what was generated up to succ
+                        _uncount(buf, succs[k], generated_by, stats)
+                        raise
+            for succ in () if done else buf:  # the other modes
                 if type(succ) is int:
                     action, acov = acts[succ]
                     ai = succ
@@ -541,6 +571,24 @@ def _fold_counts(acts: list, generated_by: list) -> None:
     for i, (_, acov) in enumerate(acts):
         acov[1] += generated_by[i]
         generated_by[i] = 0
+
+
+def _count_back(state: tuple, key: int, buf: list, generated_by: list) -> None:
+    """Take back the per-action counts successor_keys made before a successor failed to
+    fingerprint (it counts each successor, the failing one included, before hashing it)."""
+    from .fingerprints import Parent
+
+    successor = Parent(state, key).successor
+    action = -1
+    for x in buf:
+        if type(x) is int:
+            action = x
+            continue
+        generated_by[action] -= 1
+        try:
+            successor(x)
+        except FAILURES:
+            return
 
 
 def _uncount(buf: list, succ: tuple, generated_by: list, stats: dict) -> None:

@@ -13,6 +13,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import os
 import re
 import resource
 import signal
@@ -134,7 +135,8 @@ def _peak_mib() -> float:
     return (own + workers) / 1024  # Linux: KiB
 
 
-def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) -> None:
+def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1,
+           parent=None) -> None:
     """The checking process of one size: progress and the outcome go up the pipe. SIGTERM
     stops it as Ctrl-C does, so that its worker processes stop too."""
     signal.signal(signal.SIGTERM, _interrupt)
@@ -147,6 +149,8 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) 
             conn.send(("progress", distinct, generated, depth, _peak_mib()))
 
     try:
+        if parent is not None:
+            _die_with(parent)
         o = check(spec, config, constants, lib, deadlock, progress=progress, workers=workers)
         conn.send(("done", {"verdict": o.verdict, "property": o.property,
                             "distinct_states": o.distinct_states,
@@ -171,7 +175,7 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, spec, config, lib, constants, deadlock,
-                                             max_states, workers),
+                                             max_states, workers, os.getpid()),
                        daemon=workers == 1)  # a daemon cannot start worker processes
     started = time.perf_counter()
     proc.start()
@@ -227,6 +231,25 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+def _die_with(parent: int) -> None:
+    """Have SIGTERM sent to this process when `parent` dies, even of SIGKILL (as a Spark
+    executor's Python worker does when its task is cancelled): a size never runs on with
+    nobody to report to. Linux only; elsewhere nothing happens."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before prctl
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def fails(row: Row) -> bool:
+    """A failing size for --stop-on-violation: a verdict worse than incomplete."""
+    return SEVERITY.index(row.verdict) > SEVERITY.index(V.INCOMPLETE)
 
 
 def _duration(seconds: float) -> str:

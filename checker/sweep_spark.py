@@ -1,8 +1,9 @@
 """`kipcheck sweep --backend spark`: the sizes of a sweep as parallel Spark tasks.
 
 The sizes form an RDD with one partition per size; each partition is its own Spark job (one
-task), submitted from a driver thread, so that the sizes run side by side as far as the
-executors' cores allow and each one's row comes back as soon as it is done. A task writes the
+task), submitted from a driver thread in size order, so that the sizes run side by side as far
+as the executors' cores allow, smallest first, and each one's row comes back as soon as it is
+done. A task writes the
 spec's files, shipped as text from the driver, into a private directory and checks its size
 there as the local sweep does (`sweep.run_size`: a child process, the same budget and
 --max-states), so its row is the local sweep's (time and memory are the executor's).
@@ -20,6 +21,8 @@ import functools
 import queue
 import tempfile
 import threading
+import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +33,6 @@ from .interface import Recipe
 from .sizes import cfg_constants, for_model, overrides
 
 PARQUET = "sweep.parquet"
-_GROUP = "kipcheck-sweep-{}"  # the Spark job group of a size (cancelled by its index)
 
 
 def require() -> None:
@@ -69,17 +71,18 @@ def run(spec, config, lib, plan: list[dict], texts: list[list[str]], on_row, *,
     try:
         job = _Job(session.bundle(Recipe(str(spec), None if config is None else str(config),
                                          (), tuple(lib), deadlock)), budget, max_states)
-        rows, done.left = _run_sizes(sc, job, plan, texts, on_row, stop_on_violation)
+        rows, done.left = _run_sizes(sc, job, plan, texts, on_row, stop_on_violation,
+                                     quiet=created)
         if out is not None:
             try:
                 done.written.append(write_parquet(sc, out, rows, list(knobs)))
             except Exception as e:  # noqa: BLE001 - OSError, or Spark's own (py4j) errors
-                text = str(e).strip().splitlines()
-                done.errors.append(f"error: cannot write {Path(out) / PARQUET}: "
-                                   f"{text[0] if text else type(e).__name__}")
+                done.errors.append(f"error: cannot write {Path(out) / PARQUET}: {_first(e)}")
         return done
     except BaseException:
         try:
+            if created:  # the killed Python workers of cancelled tasks are no news
+                sc.setLogLevel("OFF")
             sc.cancelAllJobs()
         except Exception:  # noqa: BLE001 - the JVM may be gone already (Ctrl-C hits it too)
             pass
@@ -97,17 +100,29 @@ class _Job:
 
     def __init__(self, bundle, budget, max_states):
         self.bundle, self.budget, self.max_states = bundle, budget, max_states
+        self.token = uuid.uuid4().hex[:12]  # this sweep's Spark job groups
+
+    def group(self, i: int) -> str:
+        """The Spark job group of size `i` (Spark keeps finished jobs' groups: a name of its
+        own per sweep)."""
+        return f"kipcheck-sweep-{self.token}-{i}"
 
 
-def _run_sizes(sc, job: _Job, plan, texts, on_row, stop_on_violation):
-    """Submit every size, then hand the rows on in size order as they come back."""
+def _run_sizes(sc, job: _Job, plan, texts, on_row, stop_on_violation, quiet=False):
+    """Submit every size, then hand the rows on in size order as they come back. `quiet`:
+    silence Spark's log before cancelling (a cancelled task's Python worker is killed, which
+    Spark logs as an error; nobody else's jobs run in this context)."""
     n = len(plan)
     rdd = sc.parallelize(list(zip(plan, texts, strict=True)), n)
     done: queue.Queue = queue.Queue()
     cutoff = [n]  # the first failing size so far: the sizes after it are not reported
-    for i in range(n):
-        threading.Thread(target=_submit, args=(sc, rdd, job, i, plan[i], cutoff, done),
-                         daemon=True, name=f"kipcheck-sweep-{i}").start()
+    tracker = sc.statusTracker()
+    for i in range(n):  # in size order: Spark runs jobs first come, first served
+        thread = threading.Thread(target=_submit, args=(sc, rdd, job, i, plan[i], cutoff, done),
+                                  daemon=True, name=f"kipcheck-sweep-{i}")
+        thread.start()
+        while thread.is_alive() and not tracker.getJobIdsForGroup(job.group(i)):
+            time.sleep(0.005)
     rows: dict[int, S.Row] = {}
     shown = 0
     while shown < min(n, cutoff[0] + 1):
@@ -117,8 +132,10 @@ def _run_sizes(sc, job: _Job, plan, texts, on_row, stop_on_violation):
         rows[i] = row
         if stop_on_violation and S.fails(row) and i < cutoff[0]:
             later, cutoff[0] = cutoff[0], i
+            if quiet:
+                sc.setLogLevel("OFF")
             for j in range(i + 1, min(later + 1, n)):
-                sc.cancelJobGroup(_GROUP.format(j))
+                sc.cancelJobGroup(job.group(j))
         while shown in rows and shown <= cutoff[0]:
             on_row(rows[shown])
             shown += 1
@@ -140,14 +157,19 @@ def _submit(sc, rdd, job: _Job, i: int, knobs: dict, cutoff: list, done: queue.Q
     try:
         if i > cutoff[0]:  # --stop-on-violation: a smaller size failed already
             return
-        sc.setJobGroup(_GROUP.format(i), f"kipcheck sweep size {i + 1}",
+        sc.setJobGroup(job.group(i), f"kipcheck sweep size {i + 1}",
                        interruptOnCancel=True)
         (row,) = sc.runJob(rdd, functools.partial(_task, job), [i])
     except Exception as e:  # noqa: BLE001 - py4j and Spark raise many kinds
-        text = str(e).strip().splitlines()
-        row = S.Row(knobs, V.ERROR, message=f"the Spark task of this size failed: "
-                                            f"{text[0] if text else type(e).__name__}")
+        row = S.Row(knobs, V.ERROR, message=f"the Spark task of this size failed: {_first(e)}")
     done.put((i, row))
+
+
+def _first(e: Exception) -> str:
+    """The line of a py4j error that says what went wrong (its first says which call)."""
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    said = [ln[2:] for ln in lines if ln.startswith(": ")]
+    return (said or lines or [type(e).__name__])[0]
 
 
 def _task(job: _Job, it):

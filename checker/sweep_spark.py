@@ -202,12 +202,10 @@ def write_parquet(sc, out, rows: list[S.Row], knobs: list[str]) -> Path:
         rec = row.record()
         rec.update(row.knobs)
         data.append(tuple(_typed(rec[c], schema[c].dataType) for c in columns))
-    path = Path(out).resolve()
-    path.mkdir(parents=True, exist_ok=True)
-    target = path / PARQUET
-    spark = SparkSession(sc)
-    frame = spark.createDataFrame(data, schema)
-    frame.coalesce(1).write.mode("overwrite").parquet(target.as_uri())
+    Path(out).mkdir(parents=True, exist_ok=True)
+    target = Path(out) / PARQUET
+    frame = SparkSession(sc).createDataFrame(data, schema)
+    frame.coalesce(1).write.mode("overwrite").parquet(target.resolve().as_uri())
     return target
 
 

@@ -196,13 +196,17 @@ def test_a_size_s_process_dies_with_the_process_that_started_it(tmp_path, chain)
     middle = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
     child = int(middle.stdout.readline())
-    assert _alive(child)
-    middle.send_signal(signal.SIGKILL)
-    middle.wait(timeout=10)
-    deadline = time.monotonic() + 15
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _alive(child)
+    try:
+        assert _alive(child)
+        middle.send_signal(signal.SIGKILL)
+        middle.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(child)
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
 
 
 def _alive(pid: int) -> bool:

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -216,3 +217,68 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return "\nState:\tZ" not in status
+
+
+class _FakeSpark:
+    """Just what the sweep asks of a SparkContext: each size's job takes its own time and
+    answers a prepared row (the order in which rows come back, without Spark)."""
+
+    def __init__(self, verdicts: list[str], seconds: list[float]):
+        from checker import sweep as S
+
+        self.rows = [S.Row({"n": i}, v) for i, v in enumerate(verdicts)]
+        self.seconds = seconds
+        self.groups: dict = {}  # thread -> its job group
+        self.submitted: list[str] = []
+        self.cancelled: list[str] = []
+        self.lock = threading.Lock()
+
+    def parallelize(self, data, slices):
+        assert slices == len(data) == len(self.rows)
+        return data
+
+    def statusTracker(self):
+        return self
+
+    def getJobIdsForGroup(self, group):
+        return [self.submitted.index(group)] if group in self.submitted else []
+
+    def setJobGroup(self, group, description, interruptOnCancel=False):
+        self.groups[threading.get_ident()] = group
+
+    def runJob(self, rdd, func, partitions):
+        (i,) = partitions
+        group = self.groups[threading.get_ident()]
+        with self.lock:
+            self.submitted.append(group)
+        deadline = time.monotonic() + self.seconds[i]
+        while time.monotonic() < deadline:
+            if group in self.cancelled:
+                raise RuntimeError("Job cancelled")
+            time.sleep(0.01)
+        return [self.rows[i]]
+
+    def cancelJobGroup(self, group):
+        self.cancelled.append(group)
+
+    def setLogLevel(self, level):
+        pass
+
+
+@pytest.mark.parametrize("stop, shown, left", [(False, [0, 1, 2, 3], 0), (True, [0, 1], 2)])
+def test_rows_come_in_size_order_and_stop_at_the_first_failing_size_in_that_order(
+        stop, shown, left):
+    """Size 1 fails after sizes 2 and 3 (a failure too) are done: the report still ends at
+    size 1 with --stop-on-violation; without it, every row comes in size order."""
+    from checker import sweep_spark
+
+    sc = _FakeSpark(["ok", "invariant", "ok", "deadlock"], [0.6, 0.4, 0.05, 0.1])
+    job = sweep_spark._Job(None, None, None)
+    seen = []
+    rows, not_shown = sweep_spark._run_sizes(sc, job, [{"n": i} for i in range(4)],
+                                             [[]] * 4, seen.append, stop)
+    assert [r.knobs["n"] for r in seen] == [r.knobs["n"] for r in rows] == shown
+    assert not_shown == left
+    assert sc.submitted == [job.group(i) for i in range(4)]  # jobs go in size order
+    if stop:  # size 3 fails first (nothing after it), then size 1: sizes 2 and 3 go
+        assert set(sc.cancelled) == {job.group(2), job.group(3)}

@@ -3,10 +3,9 @@
 The sizes form an RDD with one partition per size; each partition is its own Spark job (one
 task), submitted from a driver thread in size order, so that the sizes run side by side as far
 as the executors' cores allow, smallest first, and each one's row comes back as soon as it is
-done. A task writes the
-spec's files, shipped as text from the driver, into a private directory and checks its size
-there as the local sweep does (`sweep.run_size`: a child process, the same budget and
---max-states), so its row is the local sweep's (time and memory are the executor's).
+done. A task writes the spec's files, shipped as text from the driver, into a private directory
+and checks its size there as the local sweep does (`sweep.run_size`: a child process, the same
+budget and --max-states), so its row is the local sweep's (time and memory are the executor's).
 
 Rows reach the caller in size order. With --stop-on-violation the report is the local sweep's:
 every size up to the first failing one in size order; the sizes after it are cancelled when

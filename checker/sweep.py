@@ -140,6 +140,7 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1,
     """The checking process of one size: progress and the outcome go up the pipe. SIGTERM
     stops it as Ctrl-C does, so that its worker processes stop too."""
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     last = [0.0]
 
     def progress(distinct, generated, queue, depth):
@@ -230,7 +231,15 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
 
 
 def _interrupt(signum, frame):
+    """Stop as Ctrl-C does, once: the signals that follow (the sweep's SIGTERM after a
+    terminal's Ctrl-C, the parent's death) must not break into the stopping."""
+    signal.signal(signal.SIGTERM, _stopping)  # not SIG_IGN: a signal already caught would
+    signal.signal(signal.SIGINT, _stopping)  # print a warning then
     raise KeyboardInterrupt
+
+
+def _stopping(signum, frame):
+    """Already stopping: nothing to do."""
 
 
 def _die_with(parent: int) -> None:

@@ -518,10 +518,13 @@ _SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budge
               help="Stop a size once it has this many distinct states (`budget`).")
 @click.option("--stop-on-violation", is_flag=True,
               help="Stop the sweep at the first size that fails (any verdict worse than "
-                   "budget).")
+                   "budget). With --backend spark the sizes run side by side: the report "
+                   "still ends at the first failing size in size order; later sizes are "
+                   "cancelled and left out.")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Write sweep.csv, sweep.json and sweep.html (plots, growth per knob, the "
-                   "next size's estimated cost) into this directory.")
+                   "next size's estimated cost) into this directory; with --backend spark "
+                   "also sweep.parquet.")
 @click.option("--config", "-c", "config", type=click.Path(dir_okay=False),
               help="TLC .cfg file (default: SPEC with .cfg, if it exists).")
 @click.option("-D", "defines", multiple=True, metavar="NAME=VALUE",
@@ -529,10 +532,18 @@ _SWEEP_EXIT = ("\b\nExit code: the worst size's verdict, in the order ok < budge
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
 @click.option("--workers", default="1", show_default=True, metavar="N|auto",
               help="Check each size in N worker processes (auto: one per core).")
+@click.option("--backend", type=click.Choice(["local", "spark"]), default="local",
+              show_default=True,
+              help="Check the sizes one after the other here, or side by side as Spark tasks "
+                   "(one task per size; needs pyspark and Java).")
+@click.option("--spark-master", default="local[*]", show_default=True, metavar="URL",
+              help="The Spark master with --backend spark (local[N], spark://, yarn, k8s://).")
+@click.option("--spark-conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+              help="A Spark setting with --backend spark (repeatable).")
 @click.option("--lib", multiple=True, type=click.Path(file_okay=False),
               help="Directory to look for EXTENDS/INSTANCE modules in (repeatable).")
 def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defines,
-          no_deadlock, workers, lib) -> None:
+          no_deadlock, workers, backend, spark_master, spark_conf, lib) -> None:
     """Check SPEC at every combination of its size knobs, smallest first: a table of verdicts,
     counts, time and peak memory per size."""
     from . import sweep as S
@@ -551,34 +562,60 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
         constants = parse_constant_overrides(list(defines))
         plan = S.plan(spec, config, [S.parse_vary(v) for v in varies], constants)
         per_size = [S.constants_of(spec, config, combo, constants) for combo in plan]
+        if backend == "spark":
+            from . import sweep_spark
+
+            if workers != "1":
+                click.echo("error: --workers is for --backend local: on Spark each size is "
+                           "one task of one process", err=True)
+                sys.exit(V.EXIT_USAGE)
+            sweep_spark.require()
+            spark = _spark_options(spark_master, None, 0, spark_conf)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
     deadlock = False if no_deadlock else None
     nworkers = _workers(workers)
+    knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
     width = max(len(",".join(f"{k}={v}" for k, v in c.items())) for c in plan)
     click.echo(S.table_header(width))
-    rows = []
+    rows, written, errors = [], [], []
+
+    def show(row):
+        rows.append(row)
+        click.echo(S.table_line(row, width))
+        if row.verdict not in (V.OK, S.BUDGET) and row.message:
+            click.echo(f"  {row.message.splitlines()[0]}", err=True)
+
     try:
-        for combo, values in zip(plan, per_size, strict=True):
-            row = S.run_size(spec, config, lib, values, combo, deadlock, seconds, max_states,
-                             nworkers)
-            rows.append(row)
-            click.echo(S.table_line(row, width))
-            if row.verdict not in (V.OK, S.BUDGET) and row.message:
-                click.echo(f"  {row.message.splitlines()[0]}", err=True)
-            if stop_on_violation and S.SEVERITY.index(row.verdict) > S.SEVERITY.index(
-                    V.INCOMPLETE):
-                left = len(plan) - len(rows)
-                if left:
-                    click.echo(f"Stopped at the first failing size ({left} size(s) not "
-                               f"checked).", err=True)
-                break
+        left = 0
+        if backend == "spark":
+            texts = [sweep_spark.constant_texts(spec, config, combo, constants, defines)
+                     for combo in plan]
+            done = sweep_spark.run(spec, config, lib, plan, texts, show, deadlock=deadlock,
+                                   budget=seconds, max_states=max_states,
+                                   stop_on_violation=stop_on_violation, spark=spark, out=out,
+                                   knobs=knobs)
+            left, written, errors = done.left, done.written, done.errors
+            for line in done.notes:
+                click.echo(line, err=True)
+        else:
+            for combo, values in zip(plan, per_size, strict=True):
+                show(S.run_size(spec, config, lib, values, combo, deadlock, seconds,
+                                max_states, nworkers))
+                if stop_on_violation and S.fails(rows[-1]):
+                    left = len(plan) - len(rows)
+                    break
+        if left:
+            click.echo(f"Stopped at the first failing size ({left} size(s) not checked).",
+                       err=True)
+    except KipcheckError as e:  # Spark did not start
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted: the sweep was stopped before it finished.", err=True)
         if out:  # the sizes finished so far are still worth keeping
             try:
-                knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
                 S.write_outputs(out, rows, name, spec, config, knobs)
             except OSError as e:
                 click.echo(f"error: cannot write the sweep results to {out}: "
@@ -589,11 +626,9 @@ def sweep(spec, varies, budget, max_states, stop_on_violation, out, config, defi
     if budgeted:
         click.echo(f"Budget: {', '.join(budgeted)} stopped before the end (partial counts).",
                    err=True)
-    errors = []
     if out:
-        knobs = [k for k, _ in (S.parse_vary(v) for v in varies)]
         try:
-            for path in S.write_outputs(out, rows, name, spec, config, knobs):
+            for path in S.write_outputs(out, rows, name, spec, config, knobs) + written:
                 click.echo(f"Wrote {path}", err=True)
         except OSError as e:
             errors.append(f"error: cannot write the sweep results to {out}: {e.strerror or e}")

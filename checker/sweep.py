@@ -13,6 +13,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import os
 import re
 import resource
 import signal
@@ -134,11 +135,12 @@ def _peak_mib() -> float:
     return (own + workers) / 1024  # Linux: KiB
 
 
-def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) -> None:
+def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1,
+           parent=None) -> None:
     """The checking process of one size: progress and the outcome go up the pipe. SIGTERM
     stops it as Ctrl-C does, so that its worker processes stop too."""
-    signal.signal(signal.SIGTERM, _interrupt_once)
-    signal.signal(signal.SIGINT, _interrupt_once)
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     last = [0.0]
 
     def progress(distinct, generated, queue, depth):
@@ -148,8 +150,10 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) 
             conn.send(("progress", distinct, generated, depth, _peak_mib()))
 
     try:
+        if parent is not None:
+            _die_with(parent)
         o = check(spec, config, constants, lib, deadlock, progress=progress, workers=workers)
-        _STOPPING[0] = True  # the outcome is known: a late signal must not lose it
+        _quiet()  # the outcome is known: a late signal must not lose it
         conn.send(("done", {"verdict": o.verdict, "property": o.property,
                             "distinct_states": o.distinct_states,
                             "states_generated": o.states_generated, "depth": o.depth,
@@ -162,7 +166,7 @@ def _child(conn, spec, config, lib, constants, deadlock, max_states, workers=1) 
         conn.send(("done", {"verdict": V.ERROR, "message": f"{type(e).__name__}: {e}"},
                    _peak_mib()))
     finally:
-        _STOPPING[0] = True
+        _quiet()
         conn.close()
 
 
@@ -174,7 +178,7 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, spec, config, lib, constants, deadlock,
-                                             max_states, workers),
+                                             max_states, workers, os.getpid()),
                        daemon=workers == 1)  # a daemon cannot start worker processes
     started = time.perf_counter()
     proc.start()
@@ -228,16 +232,41 @@ def run_size(spec, config, lib, constants: dict, knobs: dict, deadlock=None,
     return partial
 
 
-_STOPPING = [False]  # in a size's process: interrupted, or ending
+def _interrupt(signum, frame):
+    """Stop as Ctrl-C does, once: the signals that follow (the sweep's SIGTERM after a
+    terminal's Ctrl-C, the parent's death) must not break into the stopping."""
+    signal.signal(signal.SIGTERM, _stopping)  # not SIG_IGN: a signal already caught would
+    signal.signal(signal.SIGINT, _stopping)  # print a warning then
+    raise KeyboardInterrupt
 
 
-def _interrupt_once(signum, frame):
-    """Ctrl-C (the whole process group gets it) and the sweep's SIGTERM both stop a size's
-    process; only the first may raise, or a second one arriving while it ends would escape the
-    handlers as a traceback."""
-    if not _STOPPING[0]:
-        _STOPPING[0] = True
-        raise KeyboardInterrupt
+def _stopping(signum, frame):
+    """Already stopping: nothing to do."""
+
+
+def _quiet() -> None:
+    """From here on a size's process is ending: signals no longer interrupt it."""
+    signal.signal(signal.SIGTERM, _stopping)
+    signal.signal(signal.SIGINT, _stopping)
+
+
+def _die_with(parent: int) -> None:
+    """Have SIGTERM sent to this process when `parent` dies, even of SIGKILL (as a Spark
+    executor's Python worker does when its task is cancelled): a size never runs on with
+    nobody to report to. Linux only; elsewhere nothing happens."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before prctl
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def fails(row: Row) -> bool:
+    """A failing size for --stop-on-violation: a verdict worse than incomplete."""
+    return SEVERITY.index(row.verdict) > SEVERITY.index(V.INCOMPLETE)
 
 
 def _duration(seconds: float) -> str:

@@ -164,14 +164,9 @@ def env(b: Bundle) -> Env:
     return e
 
 
-def _build(b: Bundle):
-    from ...frontend import load_spec
-    from ...semantics import model as model_builder
-    from ...semantics.runtime import set_max_set_size
-
-    set_max_set_size(b.max_set_size)
-    root = Path(tempfile.mkdtemp(prefix="kipcheck-spec-"))
-
+def unpack(b: Bundle, root: Path) -> tuple[str, str | None, list[str]]:
+    """Write the files of `b` under `root` (each at its driver path below it): the spec, .cfg
+    and lib directories to load there."""
     def here(path: str) -> Path:
         return root / Path(path).relative_to(Path(path).anchor)
 
@@ -181,6 +176,16 @@ def _build(b: Bundle):
         target.write_text(text, encoding="utf-8")
     for d in b.lib:
         here(d).mkdir(parents=True, exist_ok=True)
-    loaded = load_spec(str(here(b.spec)), None if b.config is None else str(here(b.config)),
-                       [str(here(d)) for d in b.lib])
+    return (str(here(b.spec)), None if b.config is None else str(here(b.config)),
+            [str(here(d)) for d in b.lib])
+
+
+def _build(b: Bundle):
+    from ...frontend import load_spec
+    from ...semantics import model as model_builder
+    from ...semantics.runtime import set_max_set_size
+
+    set_max_set_size(b.max_set_size)
+    spec, config, lib = unpack(b, Path(tempfile.mkdtemp(prefix="kipcheck-spec-")))
+    loaded = load_spec(spec, config, lib)
     return model_builder.build(loaded, dict(b.constants), b.deadlock).model

@@ -80,6 +80,7 @@ CONSTANTS
     BugPromoteBeforeAck,        \* a move counts as accepted once its assignment is queued
     BugKeepMoveOnSourceFailure, \* a failed source dir does not stop the move's fetcher
     BugKeepFutureOnDelete,      \* deleting a partition leaves its future log on disk
+    BugDropFailedAssignment,    \* a failed AssignReplicasToDirs request is not retried
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -99,7 +100,7 @@ ASSUME /\ Revision \in {"a", "b"}
                        BugElectOutsideIsr, BugKeepLeaderOnReregister,
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
-                       LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugDropFailedAssignment, LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -484,12 +485,15 @@ AssignSend(b) ==
 \* manager retried every failed assignment forever, even UNKNOWN_TOPIC_ID for a
 \* deleted topic; the fix drops assignments of partitions that no longer exist
 \* (per the controller's error or the broker's own image).
+\* BugDropFailedAssignment: on a request-level error (timeout, disconnection,
+\* NOT_CONTROLLER) the manager logs "Retrying" but forgets the batch instead of
+\* putting it back into its ready queue (AssignmentsManager.handleResponse).
 AssignResponse(b) ==
     /\ alive[b]
     /\ inflight[b] # NONE
     /\ LET r == inflight[b]
            retry(p) == IF BugRetryDeletedTopic THEN r.res[p] \in {"err", "unknown"}
-                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p)
+                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p) /\ ~BugDropFailedAssignment
        IN /\ queue' = [queue EXCEPT ![b] =
                  [p \in Partitions |-> IF retry(p) /\ queue[b][p] = NONE
                                        THEN r.asg[p] ELSE queue[b][p]]]

@@ -108,6 +108,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ DirCounts \subseteq (Nat \ {0})
        /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
+       \* the code's two rules restored by these switches exist only in rev-c
+       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker => Revision = "c"
        /\ Reserved \cap DirIds = {}
        /\ NONE \notin DirIds \cup Reserved \cup Brokers
        /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,

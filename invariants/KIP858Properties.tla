@@ -205,6 +205,43 @@ MoveEndsLive ==
     \A b \in Brokers, p \in Partitions :
         (alive[b] /\ MoveUnderWay(logs[b][p])) ~> (~alive[b] \/ ~MoveUnderWay(logs[b][p]))
 
+(* An assignment the broker queued is eventually accepted by the controller    *)
+(* (its directory for the replica becomes the queued one), or superseded by a  *)
+(* newer assignment, or the replica goes away, or the broker stops: the         *)
+(* AssignmentsManager retries until the controller has answered                *)
+(* ("Intra-broker replica movement", "Brokers / Replica management": the        *)
+(* assignment is queued and sent; a failed request is retried).               *)
+AssignmentAcceptedLive ==
+    \A b \in Brokers, p \in Partitions, d \in DirIds \cup {LOST} :
+        (alive[b] /\ queue[b][p] = d)
+            ~> (\/ ~alive[b]
+                \/ ~LiveReplicaOf(p, b)
+                \/ part[p].dir[b] = d
+                \/ queue[b][p] \notin {d, NONE})
+
+(* After a log dir fails under a running broker, every replica whose log was  *)
+(* on it is eventually offline in the metadata: the controller's directory for *)
+(* it is LOST_DIR or a dir the registration no longer lists ("Brokers /         *)
+(* Handling log directory failures": the failed dir is reported in every        *)
+(* heartbeat until acknowledged), or the broker stops, or the replica goes     *)
+(* away.  The liveness form of AckOnlyWhatWasSent.                             *)
+FailedDirReplicasOfflineLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ LiveReplicaOf(p, b)
+                  /\ logs[b][p].cur # {} /\ logs[b][p].cur \subseteq knownFailed[b])
+            ~> (~alive[b] \/ ~LiveReplicaOf(p, b) \/ KnownOffline(b, part[p].dir[b]))
+
+(* A stray log is eventually deleted: a running broker holding a log (current  *)
+(* or future) in an online dir of a partition it does not host eventually     *)
+(* holds none there, or stops, or hosts the partition again.  The liveness     *)
+(* form of NoStrayLogsWhenQuiet.                                               *)
+LogOnline(b, p) == logs[b][p].cur \cap online[b] # {} \/ logs[b][p].fut \in online[b]
+
+StrayLogDeletedLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ ~LiveReplicaOf(p, b) /\ LogOnline(b, p))
+            ~> (~alive[b] \/ LiveReplicaOf(p, b) \/ ~LogOnline(b, p))
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with
@@ -223,4 +260,13 @@ LiveSpec ==
                                    /\ WF_vars(MovePromote(b, p))
                                    /\ WF_vars(ElectLeader(p, b))
                                    /\ WF_vars(IsrExpand(p, b))
+
+\* An AssignReplicasToDirs request the controller handles (it did not fail as a
+\* whole).
+AssignHandled(b) == AssignSend(b) /\ \A p \in Partitions : inflight'[b].res[p] # "err"
+
+\* LiveSpec for EnableRpcErrors: a request sent again and again eventually gets
+\* through (strong fairness on the handled request: the retries make it enabled
+\* infinitely often, not continuously).
+LiveSpecRpc == LiveSpec /\ \A b \in Brokers : SF_vars(AssignHandled(b))
 =============================================================================

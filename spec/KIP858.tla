@@ -6,7 +6,8 @@
 (* invariants/KIP858Properties.tla and invariants/*.cfg.                   *)
 (*                                                                         *)
 (* Two revisions of the KIP are modelled, selected by the constant        *)
-(* Revision ("a" or "b"); they differ in                                    *)
+(* Revision ("a" or "b"), and Kafka's code as a third ("c"); a and b       *)
+(* differ in                                                                *)
 (*  - an intra-broker move interrupted by the failure of its SOURCE dir:   *)
 (*    rev-a re-assigns the replica back to the original (now offline)      *)
 (*    directory, rev-b assigns it to LOST_DIR;                             *)
@@ -14,6 +15,21 @@
 (*    only directory for new replicas and lets the broker correct any      *)
 (*    other assignment; rev-b leaves new replicas UNASSIGNED and the       *)
 (*    broker only ever corrects assignments to LOST_DIR.                   *)
+(* Revision "c" is rev-a changed where Kafka's code (trunk, 2024-10)       *)
+(* differs from both texts: the controller pre-selects the only dir of any *)
+(* registration listing one (ClusterControlManager.defaultDir); the broker  *)
+(* applying a partition's metadata compares the metadata's dir with its    *)
+(* current log's dir only and sends that dir back when they differ          *)
+(* (ReplicaManager.maybeUpdateTopicAssignment), whatever is queued or in   *)
+(* flight (AssignmentsManager.onAssignment: the newest assignment of a      *)
+(* partition replaces a queued one); a move is promoted only on the         *)
+(* AssignReplicasToDirs callback, never because the metadata already names *)
+(* the future log's dir.  The switches BugIgnoreFutureDir and              *)
+(* BugPreselectOnDegradedBroker restore the code as it is; with them       *)
+(* FALSE, rev-c has the two fixes                                          *)
+(* invariants/EXPECTED.md proposes: the broker also leaves alone a metadata *)
+(* dir equal to the future log's dir, and the controller pre-selects a dir  *)
+(* only for a broker registered with a single log dir (as rev-a).           *)
 (*                                                                         *)
 (* Abstractions (see also invariants/EXPECTED.md):                         *)
 (*  - each RPC request is handled by the controller in the step that sends *)
@@ -51,7 +67,7 @@ CONSTANTS
     NONE,               \* "no leader", "no future replica", "nothing queued", ... (model value)
     DirCounts,          \* allowed numbers of log.dirs per broker, e.g. {2} or {1, 2}
     ReplicationFactor,
-    Revision,           \* "a" or "b"
+    Revision,           \* "a" or "b" (the KIP's), "c" (Kafka's code)
     \* feature switches
     EnableMoves,        \* intra-broker replica movement (AlterReplicaLogDirs)
     EnableMigration,    \* ZK -> KRaft migration (brokers start in ZK mode, replicas at MIGRATING)
@@ -80,15 +96,20 @@ CONSTANTS
     BugPromoteBeforeAck,        \* a move counts as accepted once its assignment is queued
     BugKeepMoveOnSourceFailure, \* a failed source dir does not stop the move's fetcher
     BugKeepFutureOnDelete,      \* deleting a partition leaves its future log on disk
+    BugDropFailedAssignment,    \* a failed AssignReplicasToDirs request is not retried
+    BugIgnoreFutureDir,         \* rev-c: a metadata dir naming the future log is "corrected"
+    BugPreselectOnDegradedBroker, \* rev-c: the only online dir of a multi-dir broker is pre-selected
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
-ASSUME /\ Revision \in {"a", "b"}
+ASSUME /\ Revision \in {"a", "b", "c"}
        /\ DirCounts \subseteq (Nat \ {0})
        /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
+       \* the code's two rules restored by these switches exist only in rev-c
+       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker => Revision = "c"
        /\ Reserved \cap DirIds = {}
        /\ NONE \notin DirIds \cup Reserved \cup Brokers
        /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,
@@ -99,6 +120,7 @@ ASSUME /\ Revision \in {"a", "b"}
                        BugElectOutsideIsr, BugKeepLeaderOnReregister,
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
+                       BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
                        LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
@@ -278,9 +300,13 @@ Init ==
 \* every replica -- except, in rev-a, on a single-dir broker, whose only dir the
 \* controller pre-selects ("Replica management", last paragraph, rev-a).
 \* Replicas are given explicitly (manual assignment): at least one must be
-\* unfenced; the ISR is the unfenced replicas.
+\* unfenced; the ISR is the unfenced replicas.  Rev-c as rev-a; today's code
+\* (BugPreselectOnDegradedBroker) takes the only dir of any registration
+\* listing one, also a multi-dir broker's whose other dirs are offline
+\* (ClusterControlManager.defaultDir).
 InitialDir(b) ==
-    IF Revision = "a" /\ ~MultiDirRegistration(b) /\ Cardinality(reg[b].dirs) = 1
+    IF \/ Revision # "b" /\ ~MultiDirRegistration(b) /\ Cardinality(reg[b].dirs) = 1
+       \/ Revision = "c" /\ BugPreselectOnDegradedBroker /\ Cardinality(reg[b].dirs) = 1
     THEN TheDir(reg[b].dirs)
     ELSE UNASSIGNED
 
@@ -363,8 +389,8 @@ Reconcile(b, p) ==
         q0 == queue[b][p]
         Keep == {[log |-> L, q |-> q0]}
         \* latest assignment per partition wins; nothing to do if it is already
-        \* queued or in flight
-        Assign(c) == IF c \in PendingAssign(b, p) THEN q0 ELSE c
+        \* queued or in flight (rev-c: queued again, AssignmentsManager.onAssignment)
+        Assign(c) == IF c \in PendingAssign(b, p) /\ Revision # "c" THEN q0 ELSE c
         CreateAt(S, assign) ==
             {[log |-> [L EXCEPT !.cur = @ \cup {d}], q |-> IF assign THEN Assign(d) ELSE q0] :
                 d \in S}
@@ -385,12 +411,21 @@ Reconcile(b, p) ==
            q |-> IF BugRetryDeletedTopic THEN q0 ELSE NONE]}
     ELSE IF ~IsMulti(b)
     THEN \* single log dir: the replica lives in it; dirs are not communicated,
-         \* except for corrections (rev-a: any; rev-b: LOST_DIR only)
+         \* except for corrections (rev-a, rev-c: any; rev-b: LOST_DIR only)
          LET d0 == TheDir(dirsOf[b])
          IN {[log |-> [L EXCEPT !.cur = {d0}],
-              q |-> IF \/ Revision = "a" /\ md # d0
+              q |-> IF \/ Revision # "b" /\ md # d0
                        \/ Revision = "b" /\ md = LOST
                     THEN Assign(d0) ELSE q0]}
+    ELSE IF MoveUnderWay(L) /\ Revision = "c"
+    THEN \* rev-c (ReplicaManager.maybeUpdateTopicAssignment): a metadata dir
+         \* other than the current log's is answered with the current log's dir;
+         \* the fix also leaves alone the future log's dir.  (Kafka compares on
+         \* a change of the replica's dir only; the model on every change of the
+         \* partition's record the broker applies.)
+         IF md \in L.cur \/ (md = L.fut /\ ~BugIgnoreFutureDir) \/ on = {}
+         THEN Keep
+         ELSE {[log |-> L, q |-> Assign(c)] : c \in on}
     ELSE IF MoveUnderWay(L)
     THEN \* a move is under way (both dirs online).  The metadata already
          \* pointing at the future replica means it can be promoted once fully
@@ -408,7 +443,10 @@ Reconcile(b, p) ==
          \* An assignment to a dir that failed while the broker ran fits none of
          \* the KIP's cases: no action -- which is why an accepted move that is
          \* not reverted (KAFKA-16297) stays wrong until the broker restarts.
-         {[log |-> L, q |-> IF md \in on \cup knownFailed[b] THEN q0 ELSE Assign(c)] :
+         \* Rev-c compares with the current log's dir only, so it corrects that
+         \* case too.
+         {[log |-> L, q |-> IF md \in on \/ (md \in knownFailed[b] /\ Revision # "c")
+                            THEN q0 ELSE Assign(c)] :
              c \in on}
     ELSE IF vis # {}
     THEN \* the log is on a dir that failed: the partition is offline here.
@@ -484,12 +522,15 @@ AssignSend(b) ==
 \* manager retried every failed assignment forever, even UNKNOWN_TOPIC_ID for a
 \* deleted topic; the fix drops assignments of partitions that no longer exist
 \* (per the controller's error or the broker's own image).
+\* BugDropFailedAssignment: on a request-level error (timeout, disconnection,
+\* NOT_CONTROLLER) the manager logs "Retrying" but forgets the batch instead of
+\* putting it back into its ready queue (AssignmentsManager.handleResponse).
 AssignResponse(b) ==
     /\ alive[b]
     /\ inflight[b] # NONE
     /\ LET r == inflight[b]
            retry(p) == IF BugRetryDeletedTopic THEN r.res[p] \in {"err", "unknown"}
-                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p)
+                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p) /\ ~BugDropFailedAssignment
        IN /\ queue' = [queue EXCEPT ![b] =
                  [p \in Partitions |-> IF retry(p) /\ queue[b][p] = NONE
                                        THEN r.asg[p] ELSE queue[b][p]]]
@@ -528,7 +569,8 @@ AbortMove(L, d) ==
 \* is replaced ("cancelled locally if still queued"), and one the controller may
 \* already have accepted is undone.  Source failed: if the controller may learn
 \* or already knows the destination, tell it the replica is offline instead:
-\* rev-a re-assigns it to the original (offline) dir, rev-b assigns it to
+\* rev-a (and rev-c: ReplicaAlterLogDirsThread.removePartitions reverts to
+\* the original dir) re-assigns it to the original (offline) dir, rev-b to
 \* LOST_DIR.  KAFKA-16297: an accepted assignment was not reverted.
 RevertEntry(b, p, d) ==
     LET L == logs[b][p]
@@ -538,7 +580,7 @@ RevertEntry(b, p, d) ==
     IN IF ~MoveTouches(L, d) THEN q0
        ELSE IF L.fut = d
        THEN IF q0 = d \/ (sent /\ ~BugNoRevertOnAbort) THEN TheDir(L.cur) ELSE q0
-       ELSE IF q0 = L.fut \/ sent THEN (IF Revision = "a" THEN d ELSE LOST) ELSE q0
+       ELSE IF q0 = L.fut \/ sent THEN (IF Revision = "b" THEN LOST ELSE d) ELSE q0
 
 \* "Brokers / Handling log directory failures".  A broker with one log dir, a
 \* broker whose last online dir fails, and a ZK-mode broker during the

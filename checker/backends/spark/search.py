@@ -329,7 +329,7 @@ class SparkSearch:
             _worker_gc()
             for p in items:
                 for dest, rec in P_.expand(p, e, n):
-                    yield dest, pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL)
+                    yield dest, pickle.dumps(P_.packed(rec), protocol=pickle.HIGHEST_PROTOCOL)
 
         def do_merge(index, items):
             e = session.env(b)

@@ -97,6 +97,19 @@ Next == \\/ y = 0 /\\ y' \\in 1..600 /\\ x' = x
 }
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of pid, started by any of its threads (a JVM starts Spark's Python
+    workers from a thread other than its main one)."""
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+    return out
+
+
 def tree_rss(pid: int) -> int:
     """RSS in KiB of a process and all its descendants (0 if it is gone)."""
     total = 0
@@ -109,8 +122,7 @@ def tree_rss(pid: int) -> int:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
                         break
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(c) for c in f.read().split()]
+            todo += children(p)
         except (OSError, ValueError):
             continue
     return total
@@ -127,8 +139,7 @@ def tree_cpu(pid: int, seen: dict) -> None:
             with open(f"/proc/{p}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             seen[p] = max(seen.get(p, 0.0), (int(fields[11]) + int(fields[12])) / tick)
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(c) for c in f.read().split()]
+            todo += children(p)
         except (OSError, ValueError, IndexError):
             continue
 

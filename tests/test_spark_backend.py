@@ -252,3 +252,29 @@ def test_an_executor_returning_to_a_model_orders_its_values_as_that_model_does(t
     assert init("First") == ["a"]
     assert init("Second") == ["b"]
     assert init("First") == ["a"]
+
+
+def test_packed_batches_give_back_the_states_and_keys_they_were_given():
+    """What crosses between Spark tasks: each variable's distinct values once, states as rows
+    of indices; equal values come back as one object; keys as one buffer."""
+    import pickle
+
+    from checker.backends.spark.codec import Keys, Packed, packable
+    from checker.semantics.values import Fn, ModelValue
+
+    a, b = ModelValue("pa"), ModelValue("pb")
+    states = [(Fn(((a, b), ("x", "y"))), frozenset({a}), (1, 2), "s"),
+              (Fn(((a, b), ("x", "y"))), frozenset(), (1, 2), "t"),
+              (Fn(((a, b), ("y", "y"))), frozenset({a, b}), (), "s")]
+    packed = pickle.loads(pickle.dumps(Packed(states), protocol=pickle.HIGHEST_PROTOCOL))
+    assert len(packed) == 3
+    assert packed.all() == states
+    assert [packed[i] for i in (2, 0)] == [states[2], states[0]]
+    assert [type(v) for v in packed[0]] == [type(v) for v in states[0]]
+    assert packed[0][0] is packed[1][0]
+    assert [len(v) for v in packed.values] == [2, 3, 2, 2]
+    assert packable(states) and packable([]) and not packable([(1,), (1, 2)])
+    keys = [b"\x01", b"", b"\x80\x05\x07", b"\x02"]
+    k = pickle.loads(pickle.dumps(Keys(keys)))
+    assert len(k) == 4 and k.all() == keys and k.pick([3, 0]) == [b"\x02", b"\x01"]
+    assert [k[i] for i in range(4)] == keys

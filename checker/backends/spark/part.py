@@ -21,6 +21,7 @@ import numpy as np
 
 from ...engine.fingerprints import Parent, successor_keys
 from ...interface import EVAL_ERRORS, error_message
+from .codec import Keys, Packed, packable
 
 _OWNER_SHIFT = np.uint64(32)
 
@@ -64,15 +65,16 @@ def _code(i: int) -> bytes:
 
 
 class Part:
-    """A partition between two levels. Its states are pickled as one blob (`frontier` unpickles
-    it on first use), so a stage that needs only the visited store does not rebuild them."""
+    """A partition between two levels. Its states travel packed (see codec.py) and are rebuilt
+    on first use of `frontier`, so a stage that needs only the visited store does not rebuild
+    them."""
 
     def __init__(self, index: int, actions: int):
         self.index = index
         self.level = 1  # the level of the states in `frontier`
         self.visited = np.empty(0, dtype=np.uint64)
         self._frontier: list | None = []  # [(key, state, fingerprint)] in key order
-        self._blob: bytes | None = None
+        self._packed: tuple | None = None  # (keys, states, fingerprints) while not rebuilt
         self.links: list = []  # per level: (level, fingerprints, parents, action indices)
         self.coverage = [[0, 0] for _ in range(actions)]  # per action: [new, generated]
         self.pending: dict = {}  # source part -> (frontier indices, new successors) to report
@@ -82,14 +84,16 @@ class Part:
     @property
     def frontier(self) -> list:
         if self._frontier is None:
-            self._frontier = pickle.loads(self._blob)
-            self._blob = None
+            keys, states, fps = self._packed
+            states = states.all() if isinstance(states, Packed) else states
+            self._frontier = list(zip(keys.all(), states, fps.tolist(), strict=True))
+            self._packed = None
         return self._frontier
 
     def __getstate__(self):
         state = dict(self.__dict__)
         if self._frontier is not None:
-            state["_blob"] = pickle.dumps(self._frontier, protocol=pickle.HIGHEST_PROTOCOL)
+            state["_packed"] = pack_states(self._frontier)
             state["_frontier"] = None
         return state
 
@@ -258,6 +262,26 @@ def expand(part: Part, env, parts: int) -> list:
     return out
 
 
+def pack_states(items: list) -> tuple:
+    """(keys, states, fingerprints) of [(key, state, fingerprint)], packed to travel."""
+    keys = Keys([k for k, _, _ in items])
+    states = [s for _, s, _ in items]
+    fps = np.array([f for _, _, f in items], dtype=np.uint64)
+    return keys, Packed(states) if packable(states) else states, fps
+
+
+def packed(record: tuple) -> tuple:
+    """An `expand` record with its candidates' keys and states packed to travel."""
+    if record[0] != "c":
+        return record
+    kind, src, fps, keys, states, *rest = record
+    return (kind, src, fps, Keys(keys), Packed(states) if packable(states) else states, *rest)
+
+
+def _pick(keys, indices) -> list:
+    return keys.pick(indices) if isinstance(keys, Keys) else [keys[i] for i in indices]
+
+
 _first = itemgetter(0)
 
 
@@ -288,38 +312,44 @@ def merge(part: Part, records, env) -> Part:
     frontier: list = []
     merge_event = None
     if batches:
-        srcs = np.concatenate([np.full(len(b[1]), b[0], dtype=np.int64) for b in batches])
+        sizes = [len(b[1]) for b in batches]
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        srcs = np.repeat(np.array([b[0] for b in batches], dtype=np.int64), sizes)
         fps = np.concatenate([b[1] for b in batches])
-        keys = [k for b in batches for k in b[2]]
-        states = [s for b in batches for s in b[3]]
         parents = np.concatenate([b[4] for b in batches])
         actions = np.concatenate([b[5] for b in batches])
         js = np.concatenate([b[6] for b in batches])
-        order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
-        unique, first = np.unique(fps[order], return_index=True)  # first: the least key
-        if len(visited):
-            at = np.minimum(np.searchsorted(visited, unique), len(visited) - 1)
-            fresh_mask = visited[at] != unique
+        if len(visited):  # only candidates not yet visited compete (all copies of each)
+            at = np.minimum(np.searchsorted(visited, fps), len(visited) - 1)
+            fresh = np.flatnonzero(visited[at] != fps)
         else:
-            fresh_mask = np.ones(len(unique), dtype=bool)
-        won = order[np.sort(first[fresh_mask])]  # candidate indices, in key order
+            fresh = np.arange(len(fps), dtype=np.int64)
+        bounds = np.searchsorted(fresh, starts).tolist()
+        keys = [k for bi, b in enumerate(batches)
+                for k in _pick(b[2], (fresh[bounds[bi]:bounds[bi + 1]] - starts[bi]).tolist())]
+        order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
+        unique, first = np.unique(fps[fresh[order]], return_index=True)  # first: least key
+        picked = order[np.sort(first)]  # winners, as positions in `fresh`, in key order
+        won = fresh[picked]  # candidate indices, in key order
         if len(won):
-            visited = np.concatenate([visited, unique[fresh_mask]])
+            visited = np.concatenate([visited, unique])
             visited.sort(kind="stable")  # two sorted runs: a linear merge
             w_fps, w_parents, w_actions = fps[won], parents[won], actions[won]
             new.add_links(new.level, w_fps, w_parents, w_actions.astype(np.int64))
             for a, n in enumerate(np.bincount(w_actions, minlength=len(new.coverage)).tolist()):
                 new.coverage[a][0] += n
             checks = bool(model.invariants)
-            for i in won.tolist():
-                succ = states[i]
-                frontier.append((keys[i], succ, int(fps[i])))
+            in_batch = (np.searchsorted(starts, won, side="right") - 1).tolist()
+            for i, p, bi in zip(won.tolist(), picked.tolist(), in_batch, strict=True):
+                succ = batches[bi][3][i - int(starts[bi])]
+                key = keys[p]
+                frontier.append((key, succ, int(fps[i])))
                 if checks and merge_event is None:
                     bad = check_invariants(model, succ)
                     if bad is not None:
-                        merge_event = ((keys[i], 0), *bad,
+                        merge_event = ((key, 0), *bad,
                                        (part.level, int(parents[i]), int(actions[i]),
-                                        int(fps[i])), last_index(keys[i]) + 1)
+                                        int(fps[i])), last_index(key) + 1)
             w_srcs, w_js = srcs[won], js[won]
             for src in np.unique(w_srcs).tolist():
                 u, c = np.unique(w_js[w_srcs == src], return_counts=True)

@@ -16,6 +16,8 @@ back one level at a time (a small job per level), then the actions are replayed 
 """
 from __future__ import annotations
 
+import gc
+import pickle
 import sys
 import threading
 import time
@@ -42,8 +44,39 @@ def _values(it):
         yield v
 
 
-def _report(p):
-    return p.report
+class _Reports:
+    """An accumulator's parameter: the merge tasks' reports by (level, partition). A task run
+    again (a retry, a recomputed part) gives the same report under the same key."""
+
+    def zero(self, value):
+        return {}
+
+    def addInPlace(self, a, b):
+        a.update(b)
+        return a
+
+
+def _worker_gc() -> None:
+    """A Spark worker runs without automatic cyclic GC, as the local search does (see
+    _young_gc_only): re-enabled between tasks, the collector walked the previous task's
+    millions of young objects and the worker's value tables again and again, more CPU than
+    expanding the states. The worker collects the young generations at the start of each
+    task instead, for the odd cycle."""
+    gc.disable()
+    gc.collect(1)
+
+
+def _as_batches_of(shuffled, like):
+    """`shuffled` read as `like`'s batches when both hold pickled lists of records in the
+    same way (PySpark's shuffle output and its default serializer differ only in how they
+    write batches): otherwise `union` would unpickle and pickle every record once more."""
+    from pyspark.serializers import BatchedSerializer
+
+    a, b = shuffled._jrdd_deserializer, like._jrdd_deserializer
+    if isinstance(a, BatchedSerializer) and isinstance(b, BatchedSerializer) \
+            and type(a).load_stream is type(b).load_stream and a.serializer == b.serializer:
+        shuffled._jrdd_deserializer = b
+    return shuffled
 
 
 def _before(parts, parent_key, bound):
@@ -80,6 +113,7 @@ class SparkSearch:
         self.rdd = None
         self.parts: list | None = None
         self.prev = None  # the parts of the level before (to count where a violation stops)
+        self.reports = None  # the accumulator of the merge tasks' reports
         self.distinct = self.generated = self.depth = self.left = 0
 
     # -- the run -----------------------------------------------------------------------------
@@ -285,28 +319,35 @@ class SparkSearch:
 
         b, n = self.bundle, self.n
         hook = self.hook if self.spark_levels == 0 else None  # the first Spark level only
+        if self.reports is None:
+            self.reports = self.sc.accumulator({}, _Reports())
+        reports = self.reports
 
         def do_expand(index, items):
             e = session.env(b)
             _fail_first_attempt(hook, "expand", index)
-            with _young_gc_only():
-                for p in items:
-                    yield from P_.expand(p, e, n)
+            _worker_gc()
+            for p in items:
+                for dest, rec in P_.expand(p, e, n):
+                    yield dest, pickle.dumps(P_.packed(rec), protocol=pickle.HIGHEST_PROTOCOL)
 
         def do_merge(index, items):
             e = session.env(b)
             _fail_first_attempt(hook, "merge", index)
-            with _young_gc_only():
-                old, records = None, []
-                for x in items:
-                    if isinstance(x, P_.Part):
-                        old = x
-                    else:
-                        records.append(x[1])
-                yield P_.merge(old, records, e)
+            _worker_gc()
+            old, records = None, []
+            for x in items:
+                if isinstance(x, P_.Part):
+                    old = x
+                else:
+                    records.append(pickle.loads(x[1]))
+            new = P_.merge(old, records, e)
+            reports.add({(new.level, index): new.report})
+            yield new
 
         old = self.rdd
-        shuffled = old.mapPartitionsWithIndex(do_expand).partitionBy(n, _ident)
+        shuffled = _as_batches_of(old.mapPartitionsWithIndex(do_expand).partitionBy(n, _ident),
+                                  old)
         merged = old.union(shuffled).mapPartitionsWithIndex(do_merge, preservesPartitioning=True)
         merged.persist(StorageLevel.MEMORY_AND_DISK)
         self.spark_levels += 1
@@ -315,11 +356,13 @@ class SparkSearch:
                 merged.checkpoint()
             else:
                 merged.localCheckpoint()
-        reports = merged.map(_report).collect()
+        merged._jrdd.count()  # runs the level; the parts stay in the JVM, unread by Python
+        done = reports.value
+        got = [done.pop((level + 1, i)) for i in range(n)]
         if self.prev is not None:
             self.prev.unpersist()  # the level before: no longer needed
         self.prev, self.rdd = old, merged
-        return reports
+        return got
 
     def _outdegree(self, hist, expanded_total, pending):
         """TLC's out-degree figures: the parents' counts of the last level still pending are

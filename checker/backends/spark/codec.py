@@ -33,11 +33,12 @@ class Packed:
     def __getitem__(self, i: int) -> tuple:
         if self._rows is None:
             self._rows = self.rows.tolist()
-        return tuple([vals[j] for vals, j in zip(self.values, self._rows[i])])
+        return tuple([vals[j] for vals, j in zip(self.values, self._rows[i], strict=True)])
 
     def all(self) -> list:
         values = self.values
-        return [tuple([vals[j] for vals, j in zip(values, row)]) for row in self.rows.tolist()]
+        return [tuple([vals[j] for vals, j in zip(values, row, strict=True)])
+                for row in self.rows.tolist()]
 
     def __getstate__(self):
         return self.values, self.rows

@@ -14,7 +14,6 @@ level reveals, the one with the least key is the one it reports.
 """
 from __future__ import annotations
 
-import pickle
 from operator import itemgetter
 
 import numpy as np

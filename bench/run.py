@@ -190,12 +190,13 @@ def run_tlc(jar: str, cmd: list[str], cwd: Path) -> tuple[int | None, float, flo
         if "--no-deadlock" in cmd:
             tlc.append("-deadlock")
         spec_path = (cwd / spec).resolve()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         proc = subprocess.run([*tlc, spec_path.stem], cwd=spec_path.parent, text=True,
                               capture_output=True)
         seconds = time.perf_counter() - started
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = usage.ru_utime + usage.ru_stime
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     found = re.findall(r"([\d,]+) distinct states found", proc.stdout)
     distinct = int(found[-1].replace(",", "")) if found else None
     return distinct, seconds, cpu, proc.returncode
@@ -272,9 +273,7 @@ def main() -> int:
                   f"{rss / 1024:>9,.0f} {per_state} {levels:>6} {secs / levels:>7.2f}",
                   flush=True)
         if args.tlc and first is not None:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             dist, secs, cpu, code = run_tlc(args.tlc, cmd, cwd)
-            cpu -= before.ru_utime + before.ru_stime
             same = "" if dist == first[3] else f"  (TLC's distinct: {dist}: differs!)"
             print(f"{name:34} {'tlc':5} {'exit ' + str(code):10} {dist or 0:>10,} {'':>11} "
                   f"{secs:>8.1f} {cpu:>8.1f}   kipcheck {first[0]} / TLC: seconds "

@@ -60,7 +60,7 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
 def compile_(spec, config, defines, lib, actions) -> None:
     """Print the Python kipcheck generates for SPEC: what each action, invariant and property
     compiles to (for reading and profiling; a `# @span:N` comment ties a line to the spec)."""
-    from .api import generated_code, parse_constant_overrides
+    from .api import EVAL_ERRORS, error_message, generated_code, parse_constant_overrides
 
     try:
         spec, config, lib = _manifest_model(spec, config, lib)
@@ -72,6 +72,9 @@ def compile_(spec, config, defines, lib, actions) -> None:
     except ValueError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(V.EXIT_USAGE)
+    except EVAL_ERRORS as e:  # a constant expression failed while compiling
+        click.echo(f"error: {error_message(e)}", err=True)
+        sys.exit(V.EXIT_EVAL_ERROR)
     for name, src in sources:
         click.echo(f"# ---- {name}\n{src.rstrip()}\n")
 

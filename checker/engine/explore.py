@@ -291,11 +291,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     raise _failure(e, trace_to(key, level, step_of(action, succ)),
                                    IN_CONSTRAINT, ("constraint", None)) from None
             new = False
-            if not in_model:
-                skey = None
-            elif skey is None:
-                skey = succ_key(succ) if keyed else succ
             if in_model:
+                if skey is None:
+                    skey = succ_key(succ) if keyed else succ
                 if on_edge is not None:
                     on_edge(key, action, skey, succ)
                 if remember(skey, key, action, succ, level + 1):

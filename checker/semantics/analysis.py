@@ -152,7 +152,7 @@ def lambda_arity(a, env: Env) -> int:
         return len(a.params)
     if isinstance(a, ast.Ident):
         b = env.locals.get(a.name)
-        if b is not None and b[0] in ("op", "opcode"):
+        if b is not None and b[0] == "op":
             return b[2]
         sym = env.scope.symbols.get(a.name)
         if sym is not None:

@@ -114,10 +114,6 @@ def case_fail(span):
                     span[1] if isinstance(span, tuple) else span)
 
 
-def not_enumerable(v):
-    raise EvalError(f"TLC cannot enumerate {show(v)}")
-
-
 def print_t(v):
     print(show(v), flush=True)
     return True

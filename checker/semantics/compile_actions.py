@@ -122,9 +122,9 @@ class ActionsMixin:
         what = "var" if self.mode == "init" else "prime"
         return mentions_prime(d.body, self, env, set(), what)
 
-    def _compile_generator(self, e, env: Env, mode: str, name: str, partial: bool = False):
+    def _compile_generator(self, e, env: Env, mode: str, name: str):
         """e as a function (s, _out) emitting its successors (or initial states)."""
-        body, _ = self._generator_body(e, env, mode, partial)
+        body, _ = self._generator_body(e, env, mode, False)
         self.last_body = body
         return self._define_generator(body, name)
 
@@ -267,8 +267,6 @@ class ActionsMixin:
         if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
             self._gen_forall(e, env, pending, lines, depth)
             return
-        if isinstance(e, ast.Ident) and e.name == "TRUE":
-            pass
         # An assignment or membership that binds a variable?
         if isinstance(e, ast.OpApp) and e.op in ("=", "\\in") and len(e.args) == 2:
             var = self._target_var(e.args[0], env)

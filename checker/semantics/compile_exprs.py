@@ -36,7 +36,7 @@ class ExprsMixin:
             self._uses[-1] |= free
         flags = (flags & ~LOCAL) | (LOCAL if free else 0)
         if flags == 0 and not trivial(code):
-            return self._hoist(code, flags), 0
+            return self._hoist(code), 0
         return code, flags
 
     def _note_uses(self, code: str) -> None:

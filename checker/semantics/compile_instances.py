@@ -95,7 +95,7 @@ class InstancesMixin:
         for p, a in zip(idef.params, first_args, strict=True):
             code, _ = self.expr(a, env)
             params[p.name] = ("val", code)
-        frame = self._make_frame(idef.instance, denv if not params else denv, params)
+        frame = self._make_frame(idef.instance, denv, params)
         scope = self.scopes[idef.instance.module]
         cur = Env(scope, frame, {})
         for name, args in e.path[1:]:

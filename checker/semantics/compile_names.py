@@ -41,11 +41,10 @@ class NamesMixin:
             return f"{b[1]}.get()", LOCAL
         if kind == "fndef":
             return (b[1] if self._raw_fn else f"{b[1]}.full()"), LOCAL
-        if kind in ("op", "opcode"):
-            fn = b[1] if kind == "op" else b[3]
+        if kind == "op":
             if not args:
-                return fn, LOCAL
-            return f"{fn}(s, t, {', '.join(args)})", LOCAL | STATE
+                return b[1], LOCAL
+            return f"{b[1]}(s, t, {', '.join(args)})", LOCAL | STATE
         raise CompileError("internal: bad binding", getattr(e, "span", None))
 
     def _symbol(self, sym: Symbol, env: Env, args: tuple, e) -> tuple[str, int]:
@@ -219,17 +218,12 @@ class NamesMixin:
             return ("op", f"(lambda s, t, {plist}: {body})", arity)
         if isinstance(a, ast.Ident):
             b = env.locals.get(a.name)
-            if b is not None and b[0] in ("op", "opcode"):
+            if b is not None and b[0] == "op":
                 return b
-            sym = env.scope.symbols.get(a.name)
             names = [self._local(f"a{i}") for i in range(arity)]
             self._note_binds(names)
-            if sym is None:
-                fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
-                                 span=a.span)
-            else:
-                fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
-                                 span=a.span)
+            fake = ast.OpApp(a.name, tuple(ast.Ident(n, span=a.span) for n in names),
+                             span=a.span)
             binds = {n: ("val", n) for n in names}
             body, f = self.expr(fake, env.bind(binds))
             if flags_out is not None:

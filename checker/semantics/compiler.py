@@ -69,8 +69,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         self.g.update(tlc_print_t=rt.print_t, tlc_get=rt.tlc_get, tlc_set=rt.tlc_set,
                       random_element=rt.random_element, ANY=rt.ANY, _unassigned=rt.unassigned,
                       _case_fail=rt.case_fail, _EMPTY=frozenset(), except_path=rt.except_path,
-                      _fcall=rt.fcall, _fix=rt.fix, _not_enumerable=rt.not_enumerable,
-                      _prime_of=None, enabled=rt.run_enabled)
+                      _fcall=rt.fcall, _fix=rt.fix, enabled=rt.run_enabled)
         self.root_frame = Frame({}, 0)
         self._counter = itertools.count(1)
         self._defs: dict = {}  # (frame id, module, name) -> (python name, flags)
@@ -92,7 +91,6 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         self._binds: list[set] = []
         self.mode = "expr"  # expr | action | init: how variables and primes compile
         self.primes: dict | None = None  # var -> python local, in action/init mode
-        self.g["LEVEL"] = [0]
         # Constant code may call a definition as f(s, t, ...); evaluated once at compile time,
         # it has no state (generated functions take s and t as parameters).
         self.g["s"] = self.g["t"] = None
@@ -100,7 +98,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         self.g.update(_U=rt.UNSET, _Lazy=rt.Lazy, _LazyFn=rt.LazyFn)  # constant code may need them
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
         # Compiling an ENABLED written in an instantiated module: the frame whose variables
-        # are the unknowns, and their keys -> (name, env) (see _enabled_body).
+        # are the unknowns, and their keys -> (name, env) (see compile_enabled.py).
         self.enabled_frame: Frame | None = None
         self._inner_vars: dict = {}
         self._int_codes: set[str] = set()  # generated code known to yield an integer
@@ -158,9 +156,6 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         fname = name if name.isidentifier() and name not in self.g else pyname(
             "f", name, next(self._counter))
         code = src.replace("{name}", fname)
-        self.g["_U"] = rt.UNSET
-        self.g["_Lazy"] = rt.Lazy
-        self.g["_LazyFn"] = rt.LazyFn
         try:
             exec(compile(code, f"<kipcheck:{fname}>", "exec"), self.g)  # noqa: S102
         except SyntaxError as err:  # pragma: no cover - a compiler bug

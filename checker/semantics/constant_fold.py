@@ -13,7 +13,7 @@ from .values import EvalError
 class ConstantFoldMixin:
     """Compiler part: constants computed at compile time and named in generated code."""
 
-    def _hoist(self, code: str, flags: int) -> str:
+    def _hoist(self, code: str) -> str:
         try:
             value = eval(code, self.g)  # noqa: S307 - code we generated ourselves
         except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError):

@@ -43,6 +43,7 @@ NATIVE = {
     ("TLC", "RandomElement"): "random_element({0})", ("TLC", "TLCEval"): "{0}",
     ("TLC", "Any"): "ANY",
 }
+NATIVE.update(community.NATIVE)
 
 
 # Integer operators: inline Python when both operands are known to be integers, else a runtime

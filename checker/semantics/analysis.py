@@ -91,6 +91,7 @@ def subscripted_action(e):
 
 
 def mentions_at(e) -> bool:
+    """Does an EXCEPT update's value use `@` (the old value)?"""
     if isinstance(e, ast.At):
         return True
     if isinstance(e, ast.Except):
@@ -103,6 +104,7 @@ def mentions_at(e) -> bool:
 
 
 def is_selector(name: str) -> bool:
+    """Is a name in `Op!...` a subexpression selector rather than a definition's name?"""
     return name.isdigit() or name in (":", "<<", ">>")
 
 
@@ -148,6 +150,7 @@ def operand(e, sel: str, span):
 
 
 def lambda_arity(a, env: Env) -> int:
+    """The number of arguments of an operator passed as an argument (1 when unknown)."""
     if isinstance(a, ast.Lambda):
         return len(a.params)
     if isinstance(a, ast.Ident):

@@ -11,6 +11,8 @@ from .values import EvalError, UnknownUsed, make_fn, show
 
 
 class _Unset:
+    """A Lazy's value before it is first computed (any TLA+ value, even None, may follow)."""
+
     __slots__ = ()
 
     def __repr__(self):
@@ -84,6 +86,7 @@ def fix(make):
 
 
 def fcall(f, x):
+    """f[x] where f may be a recursive function definition (applied point-wise)."""
     return f.apply(x) if isinstance(f, LazyFn) else runtime.app(f, x)
 
 
@@ -106,15 +109,18 @@ def except_path(f, keys, fun, value=None):
 
 
 def unassigned(name: str):
+    """Reading a primed variable (or, in Init, a variable) before a conjunct assigns it."""
     raise EvalError(f"The variable {name} was used before it was assigned a value.")
 
 
 def case_fail(span):
+    """A CASE without OTHER whose conditions are all false: TLC's error."""
     raise EvalError("Attempted to evaluate a CASE with no conditions true.",
                     span[1] if isinstance(span, tuple) else span)
 
 
 def print_t(v):
+    """TLC's PrintT: print v, be TRUE."""
     print(show(v), flush=True)
     return True
 
@@ -122,8 +128,6 @@ def print_t(v):
 # What TLCGet("config") and TLCGet("stats") report: the run's settings (set when the model is
 # built and the search starts) and, once the search is over, its statistics.
 RUN: dict = {"deadlock": True, "workers": 1, "stats": None, "live": None}
-
-
 _STATS = ("queue", "distinct", "generated", "diameter", "duration")
 
 
@@ -140,6 +144,7 @@ _TLC_PROPERTIES = {"-Dtlc2.tool.impl.Tool.cdot": "true"}  # action composition A
 
 
 def tlc_get(key):
+    """TLC's TLCGet: a register, the level, the run's configuration or statistics."""
     if key in _TLC_PROPERTIES:
         return _TLC_PROPERTIES[key]
     if key == "level":
@@ -160,11 +165,14 @@ def tlc_get(key):
 
 
 def tlc_set(key, value):
+    """TLC's TLCSet: set a register, be TRUE."""
     runtime.TLC_REGISTERS[key] = value
     return True
 
 
 def random_element(s):
+    """TLC's RandomElement: an element of s, drawn from Python's global random generator
+    (seeded by a simulation)."""
     import random
 
     elems = runtime.ordered(runtime.as_set(s))
@@ -174,6 +182,8 @@ def random_element(s):
 
 
 class AnySet(runtime.LazySet):
+    """TLC's Any: the set that contains every value."""
+
     def __contains__(self, x):
         return True
 
@@ -182,9 +192,7 @@ class AnySet(runtime.LazySet):
 
 
 ANY = AnySet()
-
-
-LEVEL = [0]
+LEVEL = [0]  # what TLCGet("level") reports; model.py sets it
 
 
 UNDECIDED_ENABLED = ("kipcheck cannot decide ENABLED here: the action reads the next value of a "
@@ -201,6 +209,8 @@ def _stop_enabled(_t):
 
 
 def run_enabled(fn, s, *args) -> bool:
+    """ENABLED A in state s: does A's generator fn reach a successor? Bound names the
+    enclosing expression passes to A are args."""
     try:
         fn(s, _stop_enabled, *args)
     except _Enabled:

@@ -14,6 +14,8 @@ class ConstantFoldMixin:
     """Compiler part: constants computed at compile time and named in generated code."""
 
     def _hoist(self, code: str) -> str:
+        """Constant code's value, named; the code itself when evaluating it fails now (the
+        error is the search's to report, where the expression is evaluated)."""
         try:
             value = eval(code, self.g)  # noqa: S307 - code we generated ourselves
         except (EvalError, runtime.AssertFailure, RecursionError, ZeroDivisionError, TypeError):
@@ -21,6 +23,8 @@ class ConstantFoldMixin:
         return self.const_name(value)
 
     def const_name(self, value) -> str:
+        """Code naming a value computed while compiling: a literal for a Boolean, an integer
+        or a string, else a fresh `_kN` bound to it in the generated code's namespace."""
         if value is True or value is False or value is None:
             return repr(value)
         if type(value) is int:
@@ -32,6 +36,7 @@ class ConstantFoldMixin:
         return name
 
     def _span_const(self, span) -> str:
+        """A span as a constant of generated code, for the errors it raises."""
         return self.const_name(("span", span)) if span is not None else "None"
 
     def const_value(self, e, env: Env):

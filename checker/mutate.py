@@ -460,6 +460,20 @@ def equivalents_file(config: str | Path) -> Path:
     return config.with_name(config.stem + ".equivalent.txt")
 
 
+def spec_equivalents_file(spec: str | Path) -> Path:
+    """Mutants equivalent under every configuration of a spec: `<spec stem>.equivalent.txt`
+    next to the spec."""
+    spec = Path(spec)
+    return spec.with_name(spec.stem + ".equivalent.txt")
+
+
+def default_equivalents(config: str | Path, spec: str | Path) -> dict[str, str]:
+    """The equivalent mutants of a run without --equivalent: the spec's file, then the .cfg's
+    (whose reason wins for a mutant both list)."""
+    return {**load_equivalents(spec_equivalents_file(spec)),
+            **load_equivalents(equivalents_file(config))}
+
+
 def load_equivalents(path: Path) -> dict[str, str]:
     """`ID  reason` per line (`#` starts a comment): mutant id -> why it is equivalent."""
     if not path.is_file():

@@ -167,6 +167,28 @@ def test_a_failing_original_stops_with_its_own_exit_code(tmp_path):
     assert "the spec does not pass its own checks (invariant: Tight)" in r.output
 
 
+def test_the_spec_s_equivalents_file_applies_to_every_cfg_and_the_cfg_s_reason_wins(tmp_path):
+    shutil.copy(SPEC, tmp_path / "Counter.tla")
+    shutil.copy(CFG, tmp_path / "Other.cfg")
+    shutil.copy(CFG, tmp_path / "Third.cfg")
+    spec = str(tmp_path / "Counter.tla")
+    (tmp_path / "Counter.equivalent.txt").write_text(
+        "# every configuration of Counter.tla\n"
+        "Toggle:drop@2:14  said by the spec's file\n"
+        "Pop:unchanged@2:11  a forgotten pop only grows the queue up to its bound\n")
+    (tmp_path / "Third.equivalent.txt").write_text("Toggle:drop@2:14  said by the .cfg's file\n")
+    assert M.spec_equivalents_file(spec) == tmp_path / "Counter.equivalent.txt"
+    assert M.default_equivalents(str(tmp_path / "Other.cfg"), spec) == {
+        "Toggle:drop@2:14": "said by the spec's file",
+        "Pop:unchanged@2:11": "a forgotten pop only grows the queue up to its bound"}
+    assert M.default_equivalents(str(tmp_path / "Third.cfg"), spec)["Toggle:drop@2:14"] == \
+        "said by the .cfg's file"
+    r = run("mutate", spec, "-c", str(tmp_path / "Other.cfg"), "--action", "Pop",
+            "--action", "Toggle")
+    assert "Mutants: 6: 0 killed, 2 survived, 2 invalid, 0 undecided, 2 equivalent." in r.output
+    assert "warning" not in r.output
+
+
 def test_an_equivalence_without_a_reason_is_reported_with_its_line(tmp_path):
     bad = tmp_path / "eq.txt"
     bad.write_text("# comment\nInc:drop@1:11\n")

@@ -5,6 +5,7 @@ configurations taken together, as a test suite: the tables of invariants/MUTANTS
     python bench/mutants.py                        # every KIP model (long: about an hour)
     python bench/mutants.py --only KIP858_a        # one model
     python bench/mutants.py --only KIP928 --workers 2 --json /tmp/kip928.json
+    python bench/mutants.py --cache /tmp/mutants.cache     # reuse checks of unchanged inputs
 
 A model is a spec with its small, passing configurations in the manifest (KIP858_a is every
 `KIP858_a_*` entry of size small with verdict ok).  The mutants are those `kipcheck mutate`
@@ -17,7 +18,8 @@ testing, a mutant is killed when some test -- here some configuration -- fails o
   configuration is shown;
 - invalid: the mutant does not parse, or an evaluation error stopped it under a configuration;
 - survived: every configuration that checked it passed; undecided when one of them reached
-  the state budget (ten times its original's distinct states, plus 10,000) instead;
+  the state budget instead (--budget times its original's distinct states, plus 10,000;
+  `kipcheck mutate`'s default is ten times: a suite of configurations can afford less);
 - equivalent: every configuration that derives it lists it in its equivalents file
   (`<cfg stem>.equivalent.txt`, or the spec's `<spec stem>.equivalent.txt` for every
   configuration of the spec), with the reason; it is not checked.
@@ -29,6 +31,7 @@ checked, how many it killed first), the totals with the kill rate, then every su
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing as mp
 import sys
@@ -60,6 +63,16 @@ def configurations(prefix: str) -> list:
     return sorted(entries, key=lambda e: (e.distinct_states or 0, e.name))
 
 
+def split(entries: list, max_states: int | None) -> tuple[list, list]:
+    """(the configurations of the suite, those left out for having more distinct states than
+    max_states): a survivor is checked under every configuration of the suite, so its cost
+    is their total size."""
+    if max_states is None:
+        return entries, []
+    return ([e for e in entries if (e.distinct_states or 0) <= max_states],
+            [e for e in entries if (e.distinct_states or 0) > max_states])
+
+
 def derive_all(entries: list) -> tuple[dict, dict, dict]:
     """mutant id -> Mutant (as first derived); id -> the configurations deriving it, in order;
     configuration -> (its equivalents, its original's result)."""
@@ -74,7 +87,7 @@ def derive_all(entries: list) -> tuple[dict, dict, dict]:
                                  None, None))
         if original["verdict"] != "ok":
             raise SystemExit(f"{e.name}: the original does not pass ({original['verdict']})")
-        text = {f: loaded.modules.sources[f] for f in {m.file for m in derived}}
+        text = dict(loaded.modules.sources)
         info[e.name] = {"entry": e, "equivalents": equivalents, "original": original,
                         "derived": len(derived), "disabled": disabled, "text": text}
         for m in derived:
@@ -86,20 +99,32 @@ def derive_all(entries: list) -> tuple[dict, dict, dict]:
     return mutants, where, info
 
 
-def _suite(job: tuple) -> list[tuple[str, dict]]:
+def _suite(job: tuple) -> list[tuple[str, dict, str]]:
     """Check one mutant under its configurations in order until one kills it (or it is
-    invalid there); (configuration, result) of each check made."""
+    invalid there); (configuration, result, cache key) of each check made."""
     out = []
-    for name, spec, config, lib, texts, max_states in job:
-        r = M._check_one((spec, config, lib, (), None, texts, max_states))
-        out.append((name, r))
+    for name, spec, config, lib, texts, max_states, key, known in job:
+        r = known or M._check_one((spec, config, lib, (), None, texts, max_states))
+        out.append((name, r, key))
         if M._fate(r)[0] in ("killed", "invalid"):
             break
     return out
 
 
-def run_model(model: str, workers: int, echo) -> dict:
-    entries = configurations(MODELS[model])
+def _key(config_text: str, texts: dict, mutated: dict, max_states: int) -> str:
+    """What a check depends on: the .cfg, every module's text with the mutant's edit, the
+    budget."""
+    h = hashlib.sha256(config_text.encode())
+    for f in sorted(texts):
+        h.update(f.encode() + b"\0" + mutated.get(f, texts[f]).encode() + b"\0")
+    h.update(str(max_states).encode())
+    return h.hexdigest()
+
+
+def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | None = None,
+              save=None, max_config_states: int | None = None) -> dict:
+    cache = {} if cache is None else cache
+    entries, left_out = split(configurations(MODELS[model]), max_config_states)
     started = time.perf_counter()
     mutants, where, info = derive_all(entries)
     jobs, ids, rows = [], [], {}
@@ -116,17 +141,20 @@ def run_model(model: str, workers: int, echo) -> dict:
         for n in checked:
             e, i = info[n]["entry"], info[n]
             text = i["text"][m.file]
-            job.append((n, str(e.spec_path), str(e.config_path), e.lib_paths,
-                        {m.file: text[:m.start] + m.new + text[m.end:]},
-                        10 * i["original"]["distinct_states"] + 10_000))
-        jobs.append(job)
+            mutated = {m.file: text[:m.start] + m.new + text[m.end:]}
+            limit = budget * i["original"]["distinct_states"] + 10_000
+            job.append((n, str(e.spec_path), str(e.config_path), e.lib_paths, mutated, limit,
+                        _key(e.config_path.read_text(encoding="utf-8"), i["text"], mutated,
+                             limit)))
+        jobs.append([j + (cache.get(j[-1]),) for j in job])
         ids.append(mid)
     if workers > 1 and len(jobs) > 1:
         with mp.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-            results = list(_echoing(pool.imap(_suite, jobs), ids, echo))
+            results = list(_echoing(pool.imap(_suite, jobs), ids, echo, cache, save))
     else:
-        results = list(_echoing(map(_suite, jobs), ids, echo))
+        results = list(_echoing(map(_suite, jobs), ids, echo, cache, save))
     for mid, checks in zip(ids, results, strict=True):
+        checks = [(n, r) for n, r, _ in checks]
         row = rows[mid]
         row["checks"] = [{"config": n, **{k: r.get(k) for k in (
             "verdict", "property", "distinct_states", "trace_length", "message")}}
@@ -155,14 +183,20 @@ def run_model(model: str, workers: int, echo) -> dict:
     live = totals["mutants"] - totals["equivalent"]
     totals["kill_rate"] = round(100 * totals["killed"] / live, 1) if live else None
     return {"model": model, "spec": entries[0].spec if entries else None, "configs": configs,
+            "left_out": [{"config": e.name, "distinct_states": e.distinct_states}
+                         for e in left_out],
             "mutants": list(rows.values()), "totals": totals,
             "seconds": round(time.perf_counter() - started)}
 
 
-def _echoing(results, ids, echo):
+def _echoing(results, ids, echo, cache, save):
     for i, r in enumerate(results):
+        for _, check, key in r:
+            cache[key] = check
+        if save is not None:
+            save()
         if echo is not None:
-            name, last = r[-1]
+            name, last = r[-1][:2]
             echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {M._fate(last)[0]} ({name})")
         yield r
 
@@ -176,6 +210,8 @@ def markdown(result: dict) -> str:
     for c in result["configs"]:
         lines.append(f"| {c['config']} | {c['distinct_states']:,} | {c['derived']} | "
                      f"{c['equivalent']} | {c['checked']} | {c['killed']} |")
+    for c in result["left_out"]:
+        lines.append(f"| {c['config']} | {c['distinct_states']:,} | not run | | | |")
     lines += ["", f"Mutants: {t['mutants']}: {t['killed']} killed, {t['survived']} survived, "
               f"{t['invalid']} invalid, {t['undecided']} undecided, {t['equivalent']} "
               f"equivalent; killed {t['kill_rate']} % of the {t['mutants'] - t['equivalent']} "
@@ -203,12 +239,27 @@ def main() -> None:
                     help="this model only (repeatable)")
     ap.add_argument("--workers", type=int, default=1, help="mutants checked at once")
     ap.add_argument("--json", help="write every mutant's checks and fate to this file")
+    ap.add_argument("--budget", type=int, default=3,
+                    help="a check stops undecided past BUDGET times its original's distinct "
+                         "states plus 10,000 (default 3)")
+    ap.add_argument("--max-config-states", type=int, default=None,
+                    help="leave out the configurations with more distinct states than this "
+                         "(listed as not run)")
+    ap.add_argument("--cache", help="a JSON file of earlier checks, reused when the .cfg, the "
+                                    "modules, the mutant and the budget are the same")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args()
+    cache_path = Path(args.cache) if args.cache else None
+    cache = json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
+
+    def save():  # after every mutant: an interrupted run loses nothing
+        if cache_path is not None:
+            cache_path.write_text(json.dumps(cache) + "\n", encoding="utf-8")
     echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     results = []
     for model in args.only or list(MODELS):
-        result = run_model(model, args.workers, echo)
+        result = run_model(model, args.workers, echo, args.budget, cache, save,
+                           args.max_config_states)
         results.append(result)
         print(markdown(result), flush=True)
         if args.json:

@@ -281,3 +281,34 @@ def test_promotion_widened_to_phase_caught_is_killed_on_kip858():
     assert (m["fate"], m["property"], m["verdict"], m["trace_length"]) == (
         "killed", "PromoteOnlyAfterAck", "property", 7)
     assert report.totals["checked"] == 1
+
+
+def test_every_equivalent_kip858_mutant_exists_and_has_its_reason():
+    # invariants/KIP858Properties.equivalent.txt names mutants by id; an edit of the spec that
+    # moves or removes one must update the file (ids are the same in every revision)
+    entries = [e for e in load_manifest().entries if e.name.startswith("KIP858_a_")
+               and e.size == "small" and e.verdict == "ok"]
+    derived = set()
+    for e in entries:
+        derived |= {m.id for m in M.derive(load_spec(e.spec_path, e.config_path,
+                                                     e.lib_paths))[0]}
+    listed = M.load_equivalents(M.spec_equivalents_file(entries[0].spec_path))
+    assert len(listed) >= 40
+    assert sorted(set(listed) - derived) == []
+    assert all(len(reason) > 40 for reason in listed.values())
+
+
+def test_the_kip36_small_configuration_s_mutants_have_their_known_fates():
+    entry = load_manifest().get("KIP36_small")
+    report = M.run(str(entry.spec_path), str(entry.config_path),
+                   tuple(str(p) for p in entry.lib_paths),
+                   equivalents=M.default_equivalents(entry.config_path, entry.spec_path))
+    assert report.totals == {"mutants": 4, "checked": 4, "killed": 3, "survived": 1,
+                             "invalid": 0, "undecided": 0, "equivalent": 0}
+    assert [(m["id"], m["fate"], m["property"], m["trace_length"]) for m in report.mutants] == [
+        # `p < MaxPartitions` tests a LET-bound name: a guard on a variable all the same
+        ("AssignPartition:drop@4:11", "killed", "TypeOK", 10),
+        ("AssignPartition:negate@4:11", "killed", "TypeOK", 10),
+        ("AssignPartition:unchanged@5:11", "killed", "LoopMatchesCall", 5),
+        ("AssignPartition:unchanged@6:11", "survived", None, None)]
+    assert report.disabled == {"NewAddPartitionsCall": "FreshStartOnAdd = FALSE"}

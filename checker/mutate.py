@@ -161,7 +161,10 @@ class _Deriver:
         if d.name in self.done:
             return
         self.done.add(d.name)
-        for c in _conjuncts(d.body):
+        body = d.body
+        while isinstance(body, ast.Let):  # LET v == ... IN /\ EnableX /\ ...
+            body = body.body
+        for c in _conjuncts(body):
             off = self.switched_off(c)
             if off is not None:
                 self.disabled[d.name] = off

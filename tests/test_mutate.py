@@ -312,3 +312,11 @@ def test_the_kip36_small_configuration_s_mutants_have_their_known_fates():
         ("AssignPartition:unchanged@5:11", "killed", "LoopMatchesCall", 5),
         ("AssignPartition:unchanged@6:11", "survived", None, None)]
     assert report.disabled == {"NewAddPartitionsCall": "FreshStartOnAdd = FALSE"}
+
+
+def test_a_switch_under_a_let_turns_its_action_off():
+    # ClientRead(n) == LET v == client[n] IN /\ EnableConsumer /\ ...
+    entry = load_manifest().get("KIP516_live")
+    mutants, disabled = M.derive(load_spec(entry.spec_path, entry.config_path, entry.lib_paths))
+    assert disabled["ClientRead"] == "EnableConsumer = FALSE"
+    assert not any(m.action == "ClientRead" for m in mutants)

@@ -357,7 +357,8 @@ def mutate(spec, config, defines, lib, actions, workers, max_mutants, max_states
         path = Path(equivalent_file) if equivalent_file else M.equivalents_file(config)
         if equivalent_file and not path.is_file():
             raise M.MutateError(f"--equivalent {equivalent_file}: no such file")
-        equivalents = M.load_equivalents(path)
+        equivalents = (M.load_equivalents(path) if equivalent_file
+                       else M.default_equivalents(config, spec))
         constants = parse_constant_overrides(list(defines))
         nworkers = _workers(workers)
         signal.signal(signal.SIGTERM, _interrupt)
@@ -371,7 +372,7 @@ def mutate(spec, config, defines, lib, actions, workers, max_mutants, max_states
         click.echo("Interrupted: mutation testing was stopped before it finished.", err=True)
         sys.exit(V.EXIT_INTERRUPTED)
     click.echo(M.table(report))
-    listed = set(equivalents)
+    listed = set(M.load_equivalents(path))  # the spec's file may list other configs' mutants
     stale = sorted(listed - {m["id"] for m in report.mutants})
     if stale and not actions and max_mutants is None:
         click.echo(f"warning: {path} lists mutants that no longer exist: {', '.join(stale)}",

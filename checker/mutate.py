@@ -27,6 +27,7 @@ import html
 import json
 import re
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,7 +106,8 @@ class _Deriver:
             for unit in module.units:
                 if isinstance(unit, ast.OpDef):
                     self.ops.setdefault(unit.name, unit)
-        self.facts: dict[str, tuple[bool, bool]] = {}
+        self.facts: dict[int, tuple[bool, bool]] = {}  # id of an OpDef -> its facts
+        self.local: dict[str, ast.OpDef] = {}  # the LET definitions in scope
         self.texts: dict[str, tuple[str, str, list[int]]] = {}
         self.siblings, self.types, self.fields = self.type_sets()
         self.mutants: list[Mutant] = []
@@ -139,7 +141,10 @@ class _Deriver:
         if isinstance(e, ast.Junction) and e.kind == "or" or _is_op(e, "\\lor"):
             for item in (e.items if isinstance(e, ast.Junction) else e.args):
                 self.walk(item, owner)
-        elif isinstance(e, ast.Quant) and e.kind == "E" or isinstance(e, ast.Let):
+        elif isinstance(e, ast.Let):
+            with self.scope(e):
+                self.walk(e.body, owner)
+        elif isinstance(e, ast.Quant) and e.kind == "E":
             self.walk(e.body, owner)
         elif self.called(e) is not None:
             d = self.called(e)
@@ -156,7 +161,10 @@ class _Deriver:
         if d.name in self.done:
             return
         self.done.add(d.name)
-        for c in _conjuncts(d.body):
+        body = d.body
+        while isinstance(body, ast.Let):  # LET v == ... IN /\ EnableX /\ ...
+            body = body.body
+        for c in _conjuncts(body):
             off = self.switched_off(c)
             if off is not None:
                 self.disabled[d.name] = off
@@ -182,7 +190,10 @@ class _Deriver:
                     self.negations(c, d, name)
                     self.widenings(c, d, name)
                 continue
-            if isinstance(c, (ast.Let, ast.Quant)) and getattr(c, "kind", "E") == "E":
+            if isinstance(c, ast.Let):
+                with self.scope(c):
+                    self.visit(c.body, d, name)
+            elif isinstance(c, ast.Quant) and c.kind == "E":
                 self.visit(c.body, d, name)
             elif isinstance(c, ast.Junction) and c.kind == "or" or _is_op(c, "\\lor"):
                 for item in (c.items if isinstance(c, ast.Junction) else c.args):
@@ -209,7 +220,10 @@ class _Deriver:
         elif isinstance(e, ast.OpApp) and e.op in _LOGICAL:
             for a in e.args:
                 self.negations(a, d, name)
-        elif isinstance(e, (ast.Quant, ast.Let)):
+        elif isinstance(e, ast.Let):
+            with self.scope(e):
+                self.negations(e.body, d, name)
+        elif isinstance(e, ast.Quant):
             self.negations(e.body, d, name)
         elif (isinstance(e, ast.OpApp) and e.op in _NEGATE and len(e.args) == 2
               and self.scan(e)[1]):
@@ -223,7 +237,10 @@ class _Deriver:
         elif isinstance(e, ast.OpApp) and e.op in ("\\land", "\\lor"):
             for a in e.args:
                 self.widenings(a, d, name)
-        elif isinstance(e, (ast.Quant, ast.Let)):
+        elif isinstance(e, ast.Let):
+            with self.scope(e):
+                self.widenings(e.body, d, name)
+        elif isinstance(e, ast.Quant):
             self.widenings(e.body, d, name)
         elif isinstance(e, ast.OpApp) and e.op == "=" and len(e.args) == 2:
             x, c = e.args if _literal(e.args[1]) is not None else e.args[::-1]
@@ -334,10 +351,23 @@ class _Deriver:
         return None
 
     # -- facts about expressions
+    @contextmanager
+    def scope(self, let: ast.Let):
+        """The definitions of `let` are in scope: a guard `l # NONE` under `LET l ==
+        leader[p]` mentions a variable."""
+        saved = dict(self.local)
+        self.local.update({u.name: u for u in let.defs if isinstance(u, ast.OpDef)})
+        try:
+            yield
+        finally:
+            self.local = saved
+
     def called(self, e) -> ast.OpDef | None:
         """The user operator `e` applies (a bare name or `Op(args)`), if any."""
         if isinstance(e, ast.Ident) or isinstance(e, ast.OpApp):
             name = e.name if isinstance(e, ast.Ident) else e.op
+            if name in self.local:
+                return self.local[name]
             return self.ops.get(self.subst.get(name, name))
         return None
 
@@ -369,10 +399,10 @@ class _Deriver:
         return primed, state
 
     def op_facts(self, d: ast.OpDef) -> tuple[bool, bool]:
-        if d.name not in self.facts:
-            self.facts[d.name] = (False, False)  # a recursive operator: its own use adds nothing
-            self.facts[d.name] = self.scan(d.body)
-        return self.facts[d.name]
+        if id(d) not in self.facts:
+            self.facts[id(d)] = (False, False)  # a recursive operator: its own use adds nothing
+            self.facts[id(d)] = self.scan(d.body)
+        return self.facts[id(d)]
 
     def source(self, file: str):
         if file not in self.texts:
@@ -458,6 +488,20 @@ def equivalents_file(config: str | Path) -> Path:
     """Where the user lists equivalent mutants: `<cfg stem>.equivalent.txt` next to the .cfg."""
     config = Path(config)
     return config.with_name(config.stem + ".equivalent.txt")
+
+
+def spec_equivalents_file(spec: str | Path) -> Path:
+    """Mutants equivalent under every configuration of a spec: `<spec stem>.equivalent.txt`
+    next to the spec."""
+    spec = Path(spec)
+    return spec.with_name(spec.stem + ".equivalent.txt")
+
+
+def default_equivalents(config: str | Path, spec: str | Path) -> dict[str, str]:
+    """The equivalent mutants of a run without --equivalent: the spec's file, then the .cfg's
+    (whose reason wins for a mutant both list)."""
+    return {**load_equivalents(spec_equivalents_file(spec)),
+            **load_equivalents(equivalents_file(config))}
 
 
 def load_equivalents(path: Path) -> dict[str, str]:

@@ -167,6 +167,28 @@ def test_a_failing_original_stops_with_its_own_exit_code(tmp_path):
     assert "the spec does not pass its own checks (invariant: Tight)" in r.output
 
 
+def test_the_spec_s_equivalents_file_applies_to_every_cfg_and_the_cfg_s_reason_wins(tmp_path):
+    shutil.copy(SPEC, tmp_path / "Counter.tla")
+    shutil.copy(CFG, tmp_path / "Other.cfg")
+    shutil.copy(CFG, tmp_path / "Third.cfg")
+    spec = str(tmp_path / "Counter.tla")
+    (tmp_path / "Counter.equivalent.txt").write_text(
+        "# every configuration of Counter.tla\n"
+        "Toggle:drop@2:14  said by the spec's file\n"
+        "Pop:unchanged@2:11  a forgotten pop only grows the queue up to its bound\n")
+    (tmp_path / "Third.equivalent.txt").write_text("Toggle:drop@2:14  said by the .cfg's file\n")
+    assert M.spec_equivalents_file(spec) == tmp_path / "Counter.equivalent.txt"
+    assert M.default_equivalents(str(tmp_path / "Other.cfg"), spec) == {
+        "Toggle:drop@2:14": "said by the spec's file",
+        "Pop:unchanged@2:11": "a forgotten pop only grows the queue up to its bound"}
+    assert M.default_equivalents(str(tmp_path / "Third.cfg"), spec)["Toggle:drop@2:14"] == \
+        "said by the .cfg's file"
+    r = run("mutate", spec, "-c", str(tmp_path / "Other.cfg"), "--action", "Pop",
+            "--action", "Toggle")
+    assert "Mutants: 6: 0 killed, 2 survived, 2 invalid, 0 undecided, 2 equivalent." in r.output
+    assert "warning" not in r.output
+
+
 def test_an_equivalence_without_a_reason_is_reported_with_its_line(tmp_path):
     bad = tmp_path / "eq.txt"
     bad.write_text("# comment\nInc:drop@1:11\n")
@@ -259,3 +281,42 @@ def test_promotion_widened_to_phase_caught_is_killed_on_kip858():
     assert (m["fate"], m["property"], m["verdict"], m["trace_length"]) == (
         "killed", "PromoteOnlyAfterAck", "property", 7)
     assert report.totals["checked"] == 1
+
+
+def test_every_equivalent_kip858_mutant_exists_and_has_its_reason():
+    # invariants/KIP858Properties.equivalent.txt names mutants by id; an edit of the spec that
+    # moves or removes one must update the file (ids are the same in every revision)
+    entries = [e for e in load_manifest().entries if e.name.startswith("KIP858_a_")
+               and e.size == "small" and e.verdict == "ok"]
+    derived = set()
+    for e in entries:
+        derived |= {m.id for m in M.derive(load_spec(e.spec_path, e.config_path,
+                                                     e.lib_paths))[0]}
+    listed = M.load_equivalents(M.spec_equivalents_file(entries[0].spec_path))
+    assert len(listed) >= 35
+    assert sorted(set(listed) - derived) == []
+    assert all(len(reason) > 40 for reason in listed.values())
+
+
+def test_the_kip36_small_configuration_s_mutants_have_their_known_fates():
+    entry = load_manifest().get("KIP36_small")
+    report = M.run(str(entry.spec_path), str(entry.config_path),
+                   tuple(str(p) for p in entry.lib_paths),
+                   equivalents=M.default_equivalents(entry.config_path, entry.spec_path))
+    assert report.totals == {"mutants": 4, "checked": 4, "killed": 3, "survived": 1,
+                             "invalid": 0, "undecided": 0, "equivalent": 0}
+    assert [(m["id"], m["fate"], m["property"], m["trace_length"]) for m in report.mutants] == [
+        # `p < MaxPartitions` tests a LET-bound name: a guard on a variable all the same
+        ("AssignPartition:drop@4:11", "killed", "TypeOK", 10),
+        ("AssignPartition:negate@4:11", "killed", "TypeOK", 10),
+        ("AssignPartition:unchanged@5:11", "killed", "LoopMatchesCall", 5),
+        ("AssignPartition:unchanged@6:11", "survived", None, None)]
+    assert report.disabled == {"NewAddPartitionsCall": "FreshStartOnAdd = FALSE"}
+
+
+def test_a_switch_under_a_let_turns_its_action_off():
+    # ClientRead(n) == LET v == client[n] IN /\ EnableConsumer /\ ...
+    entry = load_manifest().get("KIP516_live")
+    mutants, disabled = M.derive(load_spec(entry.spec_path, entry.config_path, entry.lib_paths))
+    assert disabled["ClientRead"] == "EnableConsumer = FALSE"
+    assert not any(m.action == "ClientRead" for m in mutants)

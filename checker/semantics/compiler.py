@@ -22,6 +22,7 @@ from ..frontend import ast
 from ..frontend.errors import Span
 from ..frontend.resolve import ModuleScope, Symbol
 from . import community, runtime
+from .memo import memoised
 from .runtime import (
     B_AND_P,
     B_AND_Q,
@@ -1738,7 +1739,11 @@ class Compiler:
             self._defs[key] = (const, 0)
             return const, 0
         # With parameters, a definition that reads no state is a pure function of its
-        # arguments: a call with constant arguments is itself constant (and computed once).
+        # arguments: a call with constant arguments is itself constant (and computed once),
+        # and one that loops or calls others remembers what it returned (see memo.py).
+        if (flags == 0 and d.params and not any(p.arity for p in d.params)
+                and _LOOPS_RE.search(body)):
+            self.g[fname] = memoised(self.g[fname], fname, self.g)
         result = (fname, flags)
         self._defs[key] = result
         return result
@@ -2526,5 +2531,7 @@ def _run_enabled(fn, s, *args) -> bool:
 
 
 _TAG_RE = re.compile(r"# @span:(\d+)$")
+# Code that loops (comprehensions, quantifiers, CHOOSE) or calls another definition.
+_LOOPS_RE = re.compile(r"\bfor\b|\blambda\b|\bchoose\(|\bop\d+_")
 _INT_LITERAL_RE = re.compile(r"-?\d+|\(-\d+\)")
 _LOCAL_RE = re.compile(r"\bv\d+_\w*")

@@ -13,6 +13,7 @@ from .values import (
     INT,
     NAT,
     REAL,
+    SMALL_INTERVALS,
     STRING,
     UNKNOWN,
     Difference,
@@ -242,12 +243,21 @@ def big_union(s):
 def interval(a, b):
     if type(a) is not int or type(b) is not int:
         raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
+    key = (a, b)
+    s = SMALL_INTERVALS.get(key)
+    if s is not None:
+        return s
     if b - a >= _LAZY_INTERVAL:
         return Interval(a, b)
     s = frozenset(range(a, b + 1))
     if s:
         remember_interval(s, a, b)
+        if b - a < 64:  # `1..Len(q)` in every state: one set per bounds, not one per call
+            if len(SMALL_INTERVALS) >= 4096:
+                SMALL_INTERVALS.clear()
+            SMALL_INTERVALS[key] = s
     return s
+
 
 
 _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)

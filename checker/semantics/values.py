@@ -635,9 +635,14 @@ def _show_lazy(v: LazySet, elements, items) -> str:
 _INTERVALS: dict = {}  # id(frozenset) -> (the frozenset, a, b)
 
 
+SMALL_INTERVALS: dict = {}  # (a, b) -> the set a..b, for short intervals: built once
+
+
 def remember_interval(s: frozenset, a: int, b: int) -> None:
     if len(_INTERVALS) > 50_000:
         _INTERVALS.clear()
+        for (lo, hi), kept in SMALL_INTERVALS.items():
+            _INTERVALS[id(kept)] = (kept, lo, hi)
     _INTERVALS[id(s)] = (s, a, b)
 
 

@@ -205,7 +205,15 @@ class LazySet:
         return sum(1 for _ in self)
 
     def materialise(self) -> frozenset:
-        return frozenset(iter(self))
+        # Kept: a lazy set stored in a state is hashed for every state that holds it.
+        whole = getattr(self, "_whole", None)
+        if whole is None:
+            whole = frozenset(iter(self))
+            try:
+                self._whole = whole
+            except AttributeError:  # a subclass with __slots__
+                pass
+        return whole
 
     def __eq__(self, other):
         if isinstance(other, (frozenset, LazySet)):
@@ -475,19 +483,30 @@ def known_size(s) -> int | None:
     return None
 
 
+_FEW_TUPLES = 4096  # a product with at most this many tuples keeps them once listed
+_MANY = 1 << 62
+
+
 class Product(LazySet):
     """S \\X T \\X ..."""
 
     def __init__(self, factors):
         self.factors = factors
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in factors)
+        self._items = None  # its tuples in order, kept when there are few
 
     def __contains__(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
                 and all(e in s for e, s in zip(x, self.factors, strict=True)))
 
     def __iter__(self):
-        return itertools.product(*[ordered(s) for s in self.factors])
+        if self._items is not None:
+            return iter(self._items)
+        tuples = itertools.product(*[ordered(s) for s in self.factors])
+        if (known_size(self) or _MANY) > _FEW_TUPLES:
+            return tuples
+        self._items = list(tuples)
+        return iter(self._items)
 
     def __repr__(self) -> str:
         return " \\X ".join(show(s) for s in self.factors)

@@ -11,6 +11,7 @@ import time
 from .values import (
     BOOLEAN,
     INT,
+    KIND_CHECK,
     NAT,
     REAL,
     SMALL_INTERVALS,
@@ -31,6 +32,7 @@ from .values import (
     Union,
     UnknownUsed,
     as_set,
+    has,
     infinite,
     known_size,
     least,  # noqa: F401 - used by generated code
@@ -215,7 +217,8 @@ def diff(a, b):
 def subseteq(a, b):
     if type(b) is frozenset and type(a) is frozenset:
         if a <= b:
-            return True
+            # Python's <= equates TRUE with 1 (see values.has): the shapes must agree too.
+            return _shape(a)[1] <= _shape(b)[1] or all(member(x, b) for x in a)
         for x in a - b:  # TLC compares each element with b's: kinds must agree
             member(x, b)
         return False
@@ -529,23 +532,28 @@ def _shape(v):
     last = _LAST_SET
     if last[0] is v:  # the same set object as last time (a state's variable tested again)
         return last[1]
-    shape = _SHAPES.get(v)
-    if shape is None:
+    hit = _SHAPES.get(id(v))
+    if hit is not None and hit[0] is v:
+        shape = hit[1]
+    else:
         if len(_SHAPES) > 20_000:
             _SHAPES.clear()
-        shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
+        shape = ("set", frozenset([_shape(x) for x in v]))
+        _SHAPES[id(v)] = (v, shape)
     last[0], last[1] = v, shape
     return shape
 
 
+# id(set) -> (the set, its shape): by identity, since by value {1} would find {TRUE}'s.
 _SHAPES: dict = {}
 _LAST_SET: list = [None, None]  # the set whose shape was asked last, and its shape
 
 
 def member(x, s) -> bool:
     """x \\in s. TLC compares x with the elements, so an x of another kind than an element
-    is an error (a model value excepted); looked at only when x is not found."""
-    if x in s:
+    is an error (a model value excepted); looked at when x is not found, and when Python
+    found it but may have equated kinds (1 in BOOLEAN: see values.has)."""
+    if has(s, x):
         return True
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
@@ -555,7 +563,10 @@ def member(x, s) -> bool:
 def member_k(x, s, shape) -> bool:
     """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
     if x in s:
-        return True
+        if type(s) is not frozenset or _unmistakable(x) or shape in _shape(s)[1]:
+            return True
+        _check_kinds(x, s, shape)
+        return False
     if type(s) is frozenset and s:
         _check_kinds(x, s, shape)
     return False
@@ -563,20 +574,31 @@ def member_k(x, s, shape) -> bool:
 
 def not_member_k(x, s, shape) -> bool:
     """x \\notin s for a constant x (see member_k)."""
-    if x in s:
-        return False
-    if type(s) is frozenset and s:
-        _check_kinds(x, s, shape)
-    return True
+    return not member_k(x, s, shape)
 
 
 def not_member(x, s) -> bool:
     """x \\notin s (see member)."""
-    if x in s:
-        return False
-    if type(s) is frozenset and s and type(x) is not ModelValue:
-        _check_kinds(x, s)
-    return True
+    return not member(x, s)
+
+
+def _unmistakable(x) -> bool:
+    """Is x equal (in Python) only to values of its own kind? (See values.has.)"""
+    t = type(x)
+    return t is str or t is ModelValue or (t is int and not 0 <= x <= 1)
+
+
+def _found_same_kind(x, s: frozenset) -> bool:
+    """x, which Python found in s, is an element of s in TLC's sense: an element has x's
+    shape. Else TLC's error when x cannot be compared with the elements, or not a member."""
+    shape = _shape(x)
+    if shape in _shape(s)[1]:
+        return True
+    _check_kinds(x, s, shape)
+    return False
+
+
+KIND_CHECK[0] = _found_same_kind
 
 
 def _check_kinds(x, s: frozenset, shape=None) -> None:

@@ -187,6 +187,26 @@ def _first(kv):
 # Lazy (possibly infinite) sets
 
 
+# Python finds 1 in {TRUE, FALSE}, TRUE in {0, 1} and <<1>> in {<<TRUE>>}: its == holds between
+# a Boolean and 0 or 1, and between a function and the pair of its keys and values. TLC
+# compares kinds, so x \in S must be kind-exact. Runtime (which knows TLC's errors for kinds
+# that cannot be compared) installs the check of a found x here.
+KIND_CHECK: list = [None]  # [f(x, s)]: x, found in the frozenset s, has an element's kind
+
+
+def has(s, x) -> bool:
+    """x \\in s, kind for kind (see KIND_CHECK): a string, a model value or an integer other
+    than 0 and 1 equals only values of its own kind, so only the others are checked."""
+    if x in s:
+        if type(s) is not frozenset:
+            return True  # a lazy set's own test compares kinds
+        t = type(x)
+        if t is str or t is ModelValue or (t is int and not 0 <= x <= 1):
+            return True
+        return KIND_CHECK[0](x, s)
+    return False
+
+
 class LazySet:
     """A set known by its membership test; `finite` ones also enumerate in TLC's order."""
 
@@ -239,7 +259,7 @@ class Union(LazySet):
         self.parts, self.shown = tuple(parts), shown
 
     def __contains__(self, x) -> bool:
-        return any(x in p for p in self.parts)
+        return any(has(p, x) for p in self.parts)
 
     def __repr__(self) -> str:
         return self.shown
@@ -252,7 +272,7 @@ class Intersection(LazySet):
         self.left, self.right = left, right
 
     def __contains__(self, x) -> bool:
-        return x in self.left and x in self.right
+        return has(self.left, x) and has(self.right, x)
 
     def __repr__(self) -> str:
         return f"{show(self.left)} \\cap {show(self.right)}"
@@ -282,7 +302,7 @@ class Difference(LazySet):
         self.left, self.right = left, right
 
     def __contains__(self, x) -> bool:
-        return x in self.left and x not in self.right
+        return has(self.left, x) and not has(self.right, x)
 
     def __repr__(self) -> str:
         return f"{self.left!r} \\ {self.right!r}"
@@ -357,7 +377,8 @@ class SeqSet(LazySet):
         self.base = base
 
     def __contains__(self, x) -> bool:
-        return type(x) is tuple and all(e in self.base for e in x)
+        base = self.base
+        return type(x) is tuple and all(has(base, e) for e in x)
 
     def __repr__(self) -> str:
         return f"Seq({show(self.base)})"
@@ -373,9 +394,8 @@ class PowerSet(LazySet):
     def __contains__(self, x) -> bool:
         if type(x) is not frozenset:
             return False
-        if type(self.base) is frozenset:
-            return x <= self.base
-        return all(e in self.base for e in x)
+        base = self.base
+        return all(has(base, e) for e in x)
 
     def __len__(self):
         return 2 ** len(as_set(self.base))
@@ -398,27 +418,33 @@ class FuncSet(LazySet):
         self.codomain = codomain
         self.finite = not isinstance(codomain, LazySet) or codomain.finite
         self._keys = tuple(ordered(self.domain))  # the keys of every Fn in this set
+        # Keys that Python equates with keys of another kind (FALSE and 0, TRUE and 1).
+        self._kinds = tuple(map(type, self._keys)) if any(
+            type(k) is bool or type(k) is int and 0 <= k <= 1 for k in self._keys) else None
 
     def __contains__(self, f) -> bool:
         if type(f) is Fn:
-            if tuple.__getitem__(f, 0) != self._keys:
+            keys = tuple.__getitem__(f, 0)
+            if keys != self._keys or (self._kinds is not None
+                                      and tuple(map(type, keys)) != self._kinds):
                 return False
             cod = self.codomain
             for v in tuple.__getitem__(f, 1):
-                if v not in cod:
+                if not has(cod, v):
                     return False
             return True
         if type(f) is tuple:
             keys, vals = range(1, len(f) + 1), f
-            if len(self.domain) != len(f) or any(k not in self.domain for k in keys):
+            if len(self.domain) != len(f) or not all(has(self.domain, k) for k in keys):
                 return False
         elif type(f) is Fn:
             keys, vals = f
-            if len(keys) != len(self.domain) or any(k not in self.domain for k in keys):
+            if len(keys) != len(self.domain) or not all(has(self.domain, k) for k in keys):
                 return False
         else:
             return False
-        return all(v in self.codomain for v in vals)
+        cod = self.codomain
+        return all(has(cod, v) for v in vals)
 
     def __len__(self):
         return len(as_set(self.codomain)) ** len(self.domain)
@@ -440,19 +466,21 @@ class RecordSet(LazySet):
     def __init__(self, fields: dict):
         self.fields = fields
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in fields.values())
+        # A record's keys are in TLC's order (see Fn): a member has exactly these.
+        self._names = tuple(sorted(fields, key=tlc_key))
+        self._sets = tuple(fields[n] for n in self._names)
 
     def __contains__(self, r) -> bool:
-        if type(r) is not Fn:
+        if type(r) is not Fn or tuple.__getitem__(r, 0) != self._names:
             return False
-        keys, vals = r
-        if len(keys) != len(self.fields):
-            return False
-        return all(k in self.fields and v in self.fields[k] for k, v in zip(keys, vals,
-                                                                              strict=True))
+        for v, s in zip(tuple.__getitem__(r, 1), self._sets):  # noqa: B905 - equal lengths
+            if not has(s, v):
+                return False
+        return True
 
     def __iter__(self):
-        names = tuple(sorted(self.fields, key=tlc_key))
-        domains = [ordered(self.fields[n]) for n in names]
+        names = self._names
+        domains = [ordered(s) for s in self._sets]
         for combo in itertools.product(*domains):
             yield Fn((names, combo))
 
@@ -497,7 +525,7 @@ class Product(LazySet):
 
     def __contains__(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
-                and all(e in s for e, s in zip(x, self.factors, strict=True)))
+                and all(has(s, e) for e, s in zip(x, self.factors, strict=True)))
 
     def __iter__(self):
         if self._items is not None:

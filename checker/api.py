@@ -24,10 +24,10 @@ from .frontend.errors import ConfigError, Span
 from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
 from .paths import shown_path
 from .semantics import model as model_builder
-from .semantics.compiler import RUN as compiler_run
-from .semantics.compiler import CompileError
+from .semantics.codegen_runtime import RUN as compiler_run
 from .semantics.runtime import DEFAULT_MAX_SET_SIZE as MAX_SET_SIZE
 from .semantics.runtime import AssertFailure, set_max_set_size
+from .semantics.scope import CompileError
 from .semantics.values import show
 
 # The --report-json document's format and version: a reader checks both.

@@ -55,3 +55,16 @@ def test_a_bad_spec_is_reported_with_its_place(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 150
     assert "Bad.tla:4:1" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_community_operators_compile_to_their_native_implementation(tmp_path):
+    from checker.api import generated_code
+
+    (tmp_path / "F.tla").write_text("---- MODULE F ----\nEXTENDS Naturals, Functions, "
+                                    "FiniteSetsExt\nVARIABLE f\nInit == f = [i \\in 1..2 |-> i]\n"
+                                    "Next == f' = [f EXCEPT ![1] = 2]\n"
+                                    "Inv == Max(Range(f)) <= 2\n====\n")
+    (tmp_path / "F.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    sources = dict(generated_code(tmp_path / "F.tla", tmp_path / "F.cfg"))
+    assert "le(set_max(fn_range(s[0])), 2)" in sources["inv_Inv"]
+    assert not [name for name in sources if "Range" in name or "Max" in name]

@@ -12,10 +12,12 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span, SpecError
 from ..frontend.lexer import Tokenizer, prepare
 from ..interface import Model
-from . import community, runtime, temporal
-from . import compiler as comp
-from .compiler import CompileError, Compiler
+from . import codegen_runtime, community, runtime, temporal
+from .analysis import mentions_prime, subscripted_action
+from .compiler import Compiler
+from .natives import STANDARD
 from .runtime import AssertFailure
+from .scope import NEXT, CompileError, Env
 from .values import (
     EvalError,
     Fn,
@@ -96,7 +98,7 @@ def _activation(deadlock: bool):
     def activate() -> None:
         restore_interning(order)
         community.SPEC_DIR[0] = spec_dir
-        comp.RUN["deadlock"] = deadlock
+        codegen_runtime.RUN["deadlock"] = deadlock
         runtime.MAX_SET_SIZE[0] = max_set
 
     return activate
@@ -223,7 +225,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         sym = scope.symbols[overrides.get(n, n)]  # `Inv <- MCInv` replaces it here too
         d = sym.node
         if isinstance(d, ast.OpDef):
-            return d.body, compiler._def_env(sym, env)
+            return d.body, compiler.def_env(sym, env)
         raise CompileError(f"{n!r} is not a definition", getattr(d, "span", None))
 
     # Init and Next, and the SPECIFICATION's fairness conjuncts.
@@ -249,7 +251,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         search, as TLC does (it would otherwise fail on the first state, saying less)."""
         e, denv = body_of(name)
         _, flags = compiler.expr(e, denv)
-        if flags & comp.NEXT:
+        if flags & NEXT:
             raise ConfigError(f"The {what} {name} is not a state predicate (one with no primes "
                               "or temporal operators).", span)
         return compiler.compile_predicate(e, denv, f"inv_{name}", True)
@@ -284,7 +286,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
                 box, benv = parts
                 action_props.append((n.name, compiler.compile_action_predicate(
-                    comp.subscripted_action(box), benv, f"aprop_{n.name}")))
+                    subscripted_action(box), benv, f"aprop_{n.name}")))
             elif kind == "init":
                 init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"init_{n.name}", True)))
@@ -331,7 +333,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
 
     assumptions = []
     for mod in _extends_closure(loaded):
-        menv = comp.Env(loaded.scopes[mod.name], compiler.root_frame)
+        menv = Env(loaded.scopes[mod.name], compiler.root_frame)
         for unit in mod.units:
             if isinstance(unit, ast.Assume):
                 assumptions.append((unit.expr.span, compiler.compile_predicate(
@@ -339,7 +341,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     deadlock = cfg.check_deadlock if cfg.check_deadlock is not None else True
     if check_deadlock is not None:
         deadlock = check_deadlock and deadlock
-    comp.RUN.update(deadlock=deadlock, stats=None, live=None)
+    codegen_runtime.RUN.update(deadlock=deadlock, stats=None, live=None)
 
     def initial_states():
         out: list = []
@@ -384,9 +386,9 @@ def set_run_statistics(distinct: int, generated: int, left: int, depth: int,
                        seconds: float) -> None:
     """What TLCGet("stats") (and "distinct", "generated", ...) give once the search is over,
     in a POSTCONDITION; TLCGet("level") is 0 there, as in an ASSUME."""
-    comp.RUN["stats"] = {"queue": left, "distinct": distinct, "generated": generated,
+    codegen_runtime.RUN["stats"] = {"queue": left, "distinct": distinct, "generated": generated,
                          "diameter": depth, "duration": int(seconds)}
-    comp._LEVEL[0] = 0
+    codegen_runtime.LEVEL[0] = 0
 
 
 def _is_false(inv) -> bool:
@@ -405,7 +407,7 @@ def _extends_closure(loaded: LoadedSpec) -> list:
     seen: set = set()
 
     def visit(mod):
-        if mod.name in seen or mod.name in comp._STANDARD:
+        if mod.name in seen or mod.name in STANDARD:
             return
         seen.add(mod.name)
         for ext in mod.extends:
@@ -432,7 +434,7 @@ def _variable_read(compiler: Compiler, e, env, seen: set):
                 found = n
                 return
         if isinstance(n, (ast.Ident, ast.OpApp)):
-            target = compiler._user_def(n, nenv)
+            target = compiler.user_def(n, nenv)
             if target is not None and id(target[0]) not in seen:
                 seen.add(id(target[0]))
                 visit(target[0].body, target[1])
@@ -472,7 +474,7 @@ def _alias_records(name, span, fn, states, loop, warnings, records):
             t = states[i + 1]
         else:
             t = states[loop] if loop is not None else s
-        comp._LEVEL[0] = i + 1
+        codegen_runtime.LEVEL[0] = i + 1
         try:
             v = fn(s, t)
         except (EvalError, AssertFailure) as e:
@@ -492,12 +494,12 @@ def _alias_records(name, span, fn, states, loop, warnings, records):
 
 
 def _set_level(level: int) -> None:
-    comp._LEVEL[0] = level
+    codegen_runtime.LEVEL[0] = level
 
 
 def _watch_search(counts) -> None:
     """counts() gives the search's counts so far, for TLCGet during the search."""
-    comp.RUN["live"] = counts
+    codegen_runtime.RUN["live"] = counts
 
 
 def _cfg_span(cfg) -> Span:
@@ -518,7 +520,7 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
             _flatten_conj(tr, x, env, out, depth + 1)
         return
     if isinstance(e, ast.Ident) and e.name not in env.locals:
-        target = tr.c._user_def(e, env)  # follows the .cfg's `Name <- Other`
+        target = tr.c.user_def(e, env)  # follows the .cfg's `Name <- Other`
         if target is not None and not target[0].params:
             body, denv = target[0].body, target[1]
             if tr.is_temporal(body, denv):
@@ -531,7 +533,7 @@ def _split_spec(tr: temporal.Translator, name: str, env):
     sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
     conj: list = []
-    _flatten_conj(tr, body, tr.c._def_env(sym, env), conj)
+    _flatten_conj(tr, body, tr.c.def_env(sym, env), conj)
     init = nxt = None
     fairness = []
     for e, cenv in conj:
@@ -555,7 +557,7 @@ def _property_parts(tr: temporal.Translator, e, env):
     _flatten_conj(tr, e, env, conj)
     for e, env in conj:
         if not tr.is_temporal(e, env):
-            if comp._mentions_prime(e, tr.c, env, set()):
+            if mentions_prime(e, tr.c, env, set()):
                 raise CompileError("a property must be a state predicate or a temporal "
                                    "formula, not an action", e.span)
             yield "init", (e, env)
@@ -566,7 +568,7 @@ def _property_parts(tr: temporal.Translator, e, env):
                 yield "action", (inner, env)
                 continue
             if (not tr.is_temporal(inner, env)
-                    and not comp._mentions_prime(inner, tr.c, env, set())):
+                    and not mentions_prime(inner, tr.c, env, set())):
                 yield "invariant", (inner, env)
                 continue
         yield "liveness", (e, env)

@@ -13,16 +13,11 @@ from pathlib import Path
 
 from .. import interface as ltl
 from ..frontend import ast
-from .compiler import (
-    UNDECIDED_ENABLED,
-    CompileError,
-    Compiler,
-    Env,
-    _mentions_prime,
-    _NotConstant,
-    subscripted_action,
-)
+from .analysis import mentions_prime, subscripted_action
+from .codegen_runtime import UNDECIDED_ENABLED
+from .compiler import Compiler
 from .runtime import enum
+from .scope import CompileError, Env, NotConstant
 from .values import EvalError, UnknownUsed
 
 _TEMPORAL_OPS = ("[]", "<>", "~>", "-+->")
@@ -82,11 +77,11 @@ class Translator:
         if isinstance(e, ast.InstanceRef):
             if e.path[0][0] in env.locals:
                 return None
-            found = self.c._instance_def(e, env)
+            found = self.c.instance_def(e, env)
             if found is None or not isinstance(found[0], ast.OpDef):
                 return None
             return found
-        target = self.c._user_def(e, env)
+        target = self.c.user_def(e, env)
         if target is None or not isinstance(target[0], ast.OpDef):
             return None
         return target
@@ -188,8 +183,8 @@ class Translator:
             if b.domain is None:
                 raise CompileError("a temporal quantifier needs a bounded domain", b.span)
             try:
-                dom = self.c._const_value(b.domain, env)
-            except _NotConstant:
+                dom = self.c.const_value(b.domain, env)
+            except NotConstant:
                 raise CompileError("the domain of a quantifier over a temporal formula must be "
                                    "constant", b.domain.span) from None
             try:
@@ -202,7 +197,7 @@ class Translator:
                 combos = [tuple(v) for v in values]
             else:  # x, y \in S: every combination of values
                 combos = list(itertools.product(values, repeat=len(names)))
-            envs = [benv.bind({n: ("val", self.c._const_name(x))
+            envs = [benv.bind({n: ("val", self.c.const_name(x))
                                for n, x in zip(names, combo, strict=True)})
                     for benv in envs for combo in combos]
         return envs
@@ -212,7 +207,7 @@ class Translator:
             return ltl.TRUE if e.value == positive else ltl.FALSE
         if isinstance(e, (ast.BoxAction, ast.AngleAction)):
             e = subscripted_action(e)
-        action = _mentions_prime(e, self.c, env, set())
+        action = mentions_prime(e, self.c, env, set())
         n = len(self.atoms)
         name = f"live_atom_{n}"
         if action:

@@ -1,0 +1,220 @@
+"""The helpers that generated code calls besides the value operators of runtime.py: lazy LET
+values and recursive functions, nested EXCEPT paths, TLC's TLCGet/TLCSet/RandomElement/PrintT,
+ENABLED's stop at the first successor, and the run's settings that TLCGet reports. The
+compiler puts them into the namespace of the code it generates, under the names that code uses."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import runtime
+from .values import EvalError, UnknownUsed, make_fn, show
+
+
+class _Unset:
+    """A Lazy's value before it is first computed (any TLA+ value, even None, may follow)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
+
+
+UNSET = _Unset()
+
+
+class Lazy:
+    """A LET definition's value: computed on first use, then remembered."""
+
+    __slots__ = ("make", "value")
+
+    def __init__(self, make):
+        self.make = make
+        self.value = UNSET
+
+    def get(self):
+        if self.value is UNSET:
+            self.value = self.make()
+        return self.value
+
+
+class LazyFn(runtime.LazySet):
+    """f[x \\in S] == body: applied point-wise (so recursion terminates), built on demand."""
+
+    finite = True
+
+    def __init__(self, domain, body):
+        self.domain = domain
+        self.body = body
+        self.cache = {}
+        self._full = None
+
+    def __call__(self, x):
+        return self.apply(x)
+
+    def apply(self, x):
+        if x in self.cache:
+            return self.cache[x]
+        if x not in self.domain:
+            raise EvalError(f"Attempted to apply the recursively defined function to {show(x)}, "
+                            f"which is not in its domain.")
+        v = self.body(self, x)
+        self.cache[x] = v
+        return v
+
+    def full(self):
+        if self._full is None:
+            self._full = runtime.make_fn((k, self.apply(k)) for k in runtime.enum(self.domain))
+        return self._full
+
+    def __eq__(self, other):
+        return self.full() == (other.full() if isinstance(other, LazyFn) else other)
+
+    def __hash__(self):
+        return hash(self.full())
+
+    def __repr__(self):
+        return show(self.full())
+
+
+def fix(make):
+    """A recursive LET operator outside an action: make(self) builds the operator's lambda
+    from a stand-in that calls the finished operator."""
+    cell = []
+    op = make(lambda *args: cell[0](*args))
+    cell.append(op)
+    return op
+
+
+def fcall(f, x):
+    """f[x] where f may be a recursive function definition (applied point-wise)."""
+    return f.apply(x) if isinstance(f, LazyFn) else runtime.app(f, x)
+
+
+def except_path(f, keys, fun, value=None):
+    """[f EXCEPT ![k1][k2]... = v]; `fun`, if given, computes v from the old value (`@`)."""
+    k = keys[0]
+    if len(keys) == 1:
+        if fun is None:
+            return runtime.except_(f, k, value)
+        try:
+            old = runtime.app(f, k)
+        except EvalError:
+            return f
+        return runtime.except_(f, k, fun(old))
+    try:
+        inner = runtime.app(f, k)
+    except EvalError:
+        return f
+    return runtime.except_(f, k, except_path(inner, keys[1:], fun, value))
+
+
+def unassigned(name: str):
+    """Reading a primed variable (or, in Init, a variable) before a conjunct assigns it."""
+    raise EvalError(f"The variable {name} was used before it was assigned a value.")
+
+
+def case_fail(span):
+    """A CASE without OTHER whose conditions are all false: TLC's error."""
+    raise EvalError("Attempted to evaluate a CASE with no conditions true.",
+                    span[1] if isinstance(span, tuple) else span)
+
+
+def print_t(v):
+    """TLC's PrintT: print v, be TRUE."""
+    print(show(v), flush=True)
+    return True
+
+
+# What TLCGet("config") and TLCGet("stats") report: the run's settings (set when the model is
+# built and the search starts) and, once the search is over, its statistics.
+RUN: dict = {"deadlock": True, "workers": 1, "stats": None, "live": None}
+_STATS = ("queue", "distinct", "generated", "diameter", "duration")
+
+
+def _run_config():
+    """TLC's record for a breadth-first model check; kipcheck's search is deterministic (seed
+    0) and fingerprints states with xxHash3-64."""
+    return make_fn([("mode", "bfs"), ("deadlock", bool(RUN["deadlock"])),
+                    ("worker", RUN["workers"]), ("seed", "0"), ("fingerprint", "xxh3-64"),
+                    ("install", str(Path(__file__).resolve().parent.parent))])
+
+
+# TLCGet("-Dprop"): the Java system properties of TLC's that kipcheck's behaviour matches.
+_TLC_PROPERTIES = {"-Dtlc2.tool.impl.Tool.cdot": "true"}  # action composition A \cdot B
+
+
+def tlc_get(key):
+    """TLC's TLCGet: a register, the level, the run's configuration or statistics."""
+    if key in _TLC_PROPERTIES:
+        return _TLC_PROPERTIES[key]
+    if key == "level":
+        return LEVEL[0]
+    if key == "config":
+        return _run_config()
+    stats = RUN["stats"]
+    if stats is None and RUN["live"] is not None:  # during the search: its counts so far
+        stats = RUN["live"]()
+    if stats is not None and (key == "stats" or key in _STATS):
+        return make_fn(stats.items()) if key == "stats" else stats[key]
+    if key in runtime.TLC_REGISTERS:
+        return runtime.TLC_REGISTERS[key]
+    if key == "stats" or key in _STATS:
+        raise EvalError(f"TLCGet({show(key)}) is only supported after the search, in a "
+                        f"POSTCONDITION")
+    raise EvalError(f"TLCGet({show(key)}) is not supported")
+
+
+def tlc_set(key, value):
+    """TLC's TLCSet: set a register, be TRUE."""
+    runtime.TLC_REGISTERS[key] = value
+    return True
+
+
+def random_element(s):
+    """TLC's RandomElement: an element of s, drawn from Python's global random generator
+    (seeded by a simulation)."""
+    import random
+
+    elems = runtime.ordered(runtime.as_set(s))
+    if not elems:
+        raise EvalError("RandomElement of the empty set")
+    return random.choice(elems)
+
+
+class AnySet(runtime.LazySet):
+    """TLC's Any: the set that contains every value."""
+
+    def __contains__(self, x):
+        return True
+
+    def __repr__(self):
+        return "Any"
+
+
+ANY = AnySet()
+LEVEL = [0]  # what TLCGet("level") reports; model.py sets it
+
+
+UNDECIDED_ENABLED = ("kipcheck cannot decide ENABLED here: the action reads the next value of a "
+                     "variable before it assigns it (TLC stops too: the variable is undefined in "
+                     "the next state ENABLED builds).")
+
+
+class _Enabled(Exception):
+    """Raised by ENABLED's generator at its first successor."""
+
+
+def _stop_enabled(_t):
+    raise _Enabled
+
+
+def run_enabled(fn, s, *args) -> bool:
+    """ENABLED A in state s: does A's generator fn reach a successor? Bound names the
+    enclosing expression passes to A are args."""
+    try:
+        fn(s, _stop_enabled, *args)
+    except _Enabled:
+        return True
+    except UnknownUsed:
+        raise EvalError(UNDECIDED_ENABLED) from None
+    return False

@@ -1,0 +1,108 @@
+"""Incremental invariant checking: an invariant compiled for a successor s of a state p that
+satisfied it skips each conjunct that reads only variables s shares with p. `state_reads` says
+which variables an expression reads, conservatively."""
+from __future__ import annotations
+
+from ..frontend import ast
+from .natives import BOOL_OPERANDS, IMPURE_OPS, READ_OPS, STANDARD
+from .runtime import B_AND_P, B_AND_Q, B_VALUE
+from .scope import Env
+
+
+class IncrementalMixin:
+    """Compiler part: invariants checked on a successor, and the variables an expression
+    reads."""
+
+    def compile_step_predicate(self, e, env: Env | None = None, name: str = "spred"):
+        """An invariant checked on a successor s of a state p that satisfied it: Python
+        function (s, p) -> value. A conjunct that reads only variables whose values s shares
+        with p (the same objects) held on p, so it holds on s and is not evaluated again;
+        every other conjunct is evaluated as compile_predicate's code does."""
+        env = env or self.root_env()
+        code = self._step_conjunct(e, env, B_VALUE)
+        return self._define(f"def {{name}}(s, p, t=None):\n"
+                            f"    return {code}{self._tag(e.span)}\n", name)
+
+    def _step_conjunct(self, e, env: Env, why: int) -> str:
+        if type(e) is ast.Junction and e.kind == "and":
+            parts = [self._step_conjunct(x, env, B_AND_P if i == 0 else B_AND_Q)
+                     for i, x in enumerate(e.items)]
+            return "(" + " and ".join(parts) + ")"
+        if (type(e) is ast.OpApp and e.op == "\\land" and "\\land" not in env.locals
+                and env.scope.symbols.get("\\land") is None):
+            whys = BOOL_OPERANDS["\\land"]
+            return (f"({self._step_conjunct(e.args[0], env, whys[0])} and "
+                    f"{self._step_conjunct(e.args[1], env, whys[1])})")
+        code, _ = self.cond(e, env, why)
+        reads = self.state_reads(e, env)
+        if reads is None or code in ("True", "False"):
+            return code
+        if not reads:
+            return "True"  # reads no variable: it held on the initial states
+        same = " and ".join(f"s[{i}] is p[{i}]" for i in sorted(reads))
+        return f"({same} or {code})"
+
+    def state_reads(self, e, env: Env) -> set[int] | None:
+        """The indices of the state variables e reads, also through the definitions it calls,
+        or None when that is not sure (an INSTANCE, a substituted constant, a recursive
+        operator, anything impure such as RandomElement or TLCGet): conservative, so that a
+        conjunct is skipped only when it surely reads nothing that changed."""
+        reads: set[int] = set()
+        seen: set = set()
+        index = {v: i for i, v in enumerate(self.variables)}
+
+        def visit(n, nenv) -> bool:
+            t = type(n)
+            if t is tuple:
+                return all(visit(x, nenv) for x in n)
+            if not isinstance(n, ast.Node):
+                return True
+            if t is ast.InstanceRef or t is ast.Fairness:
+                return False
+            if t is ast.Ident or t is ast.OpApp:
+                name = n.name if t is ast.Ident else n.op
+                if name in ("'", "ENABLED", "UNCHANGED", "[]", "<>", "~>", "-+->", "\\cdot"):
+                    return False
+                sym = None if name in nenv.locals else nenv.scope.symbols.get(name)
+                if sym is not None and not self._reads_symbol(sym, n, nenv, index, reads,
+                                                              seen, visit):
+                    return False
+            for f in n.__dataclass_fields__:
+                if f != "span" and not visit(getattr(n, f), nenv):
+                    return False
+            return True
+
+        return reads if visit(e, env) else None
+
+    def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
+                      visit) -> bool:
+        """state_reads for one name: False when its reads are not sure."""
+        if sym.kind in ("bound", "param"):
+            return True
+        if sym.kind == "variable":
+            if nenv.frame is not self.root_frame or sym.name not in index:
+                return False
+            reads.add(index[sym.name])
+            return True
+        if sym.kind == "constant":
+            return (nenv.frame is self.root_frame and not sym.arity
+                    and sym.name not in self.overrides)
+        if sym.kind not in ("operator", "function"):
+            return False
+        if sym.module in STANDARD:
+            key = (sym.module, sym.name)
+            return key not in IMPURE_OPS and key not in READ_OPS
+        if self._replacement(sym) is not None:
+            return False
+        target = self.user_def(n, nenv) if sym.kind == "operator" else None
+        if target is None:
+            if sym.kind != "function" or not isinstance(sym.node, ast.FuncDef):
+                return False
+            target = (sym.node, self.def_env(sym, nenv))
+        d, denv = target[0], target[1]
+        if denv.frame is not self.root_frame:
+            return False
+        if id(d) in seen:
+            return True
+        seen.add(id(d))
+        return visit(d, denv)

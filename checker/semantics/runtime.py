@@ -34,6 +34,7 @@ from .values import (
     as_set,
     has,
     infinite,
+    interval_of,
     known_size,
     least,  # noqa: F401 - used by generated code
     make_fn,
@@ -591,11 +592,41 @@ def _unmistakable(x) -> bool:
 def _found_same_kind(x, s: frozenset) -> bool:
     """x, which Python found in s, is an element of s in TLC's sense: an element has x's
     shape. Else TLC's error when x cannot be compared with the elements, or not a member."""
-    shape = _shape(x)
+    t = type(x)
+    if t is int or t is bool:  # found an int or a Boolean: which one did Python find?
+        kinds = _element_types(s)
+        if t in kinds and len(kinds) == 1:
+            return True
+        shape = _KIND_OF[t]
+    else:
+        hit = _VALUE_SHAPES.get(id(x))
+        if hit is not None and hit[0] is x:
+            shape = hit[1]
+        else:
+            if len(_VALUE_SHAPES) > 100_000:
+                _VALUE_SHAPES.clear()
+            shape = _shape(x)
+            _VALUE_SHAPES[id(x)] = (x, shape)
     if shape in _shape(s)[1]:
         return True
     _check_kinds(x, s, shape)
     return False
+
+
+def _element_types(s: frozenset) -> frozenset:
+    """The types of s's elements (remembered by identity, as shapes are)."""
+    hit = _TYPES.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    if len(_TYPES) > 20_000:
+        _TYPES.clear()
+    kinds = frozenset(map(type, s))
+    _TYPES[id(s)] = (s, kinds)
+    return kinds
+
+
+_TYPES: dict = {}  # id(set) -> (the set, the types of its elements)
+_VALUE_SHAPES: dict = {}  # id(value) -> (the value, its shape): values flow through states
 
 
 KIND_CHECK[0] = _found_same_kind
@@ -616,8 +647,19 @@ def _check_kinds(x, s: frozenset, shape=None) -> None:
         ok = _SAFE[shape, shapes] = all(_comparable(shape, e) for e in shapes)
     if ok:
         return
+    interval = interval_of(s)
+    if interval is not None and type(x) is not int and type(x) is not ModelValue:
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis in the integer "
+                        f"interval {interval[1]}..{interval[2]}")
+    if s is BOOLEAN and type(x) is not bool:  # TLC's BOOLEAN compares x with TRUE
+        t = type(x)
+        kind = "integer" if t is int else "string" if t is str else None
+        if kind is not None:
+            raise EvalError(f"Attempted to compare {kind} {show(x)} with non-{kind}:\nTRUE")
+        if t is tuple or t is Fn:
+            raise EvalError(f"Attempted to compare the function {show(x)} with the value:\nTRUE")
     for e in ordered(s):
-        eq(e, x)  # raises on the first element that cannot be compared with x
+        _tlc_equals(e, x)  # raises on the first element that cannot be compared with x
 
 
 _SAFE: dict = {}  # (shape of x, shapes of a set's elements) -> x compares with them all

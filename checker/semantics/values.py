@@ -207,6 +207,53 @@ def has(s, x) -> bool:
     return False
 
 
+def member_test(s):
+    """The fastest kind-exact test `x \\in s` for a set that does not change (a part of
+    [S -> T], [a : S], S \\X T, Seq(S), SUBSET S): a lazy set's own test, or Python's `in`
+    when no element of s can equal a value of another kind, else `has`."""
+    if type(s) is not frozenset:
+        return s.__contains__
+    kinds = frozenset(map(type, s))
+    if kinds <= _UNMISTAKABLE or (kinds == _INTS and 0 not in s and 1 not in s):
+        return s.__contains__  # an equal string, model value or other integer is one
+    if kinds == _INTS or kinds == _BOOLS:
+        return _OfKind(s, next(iter(kinds)))
+    return _KindExact(s)
+
+
+_UNMISTAKABLE = frozenset((str, ModelValue))
+_INTS = frozenset((int,))
+_BOOLS = frozenset((bool,))
+
+
+class _OfKind:
+    """`has` for a set of integers only or of Booleans only: an equal value of that kind
+    is a member; one of another kind (TRUE found in {0, 1}) goes the slow way."""
+
+    __slots__ = ("s", "kind")
+
+    def __init__(self, s, kind):
+        self.s, self.kind = s, kind
+
+    def __call__(self, x) -> bool:
+        if x in self.s:
+            return type(x) is self.kind or has(self.s, x)
+        return False
+
+
+class _KindExact:
+    """`has` bound to one set (a class, not a lambda, so that the lazy sets that keep it can
+    be pickled: they travel to worker processes inside states)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s):
+        self.s = s
+
+    def __call__(self, x) -> bool:
+        return has(self.s, x)
+
+
 class LazySet:
     """A set known by its membership test; `finite` ones also enumerate in TLC's order."""
 
@@ -375,10 +422,10 @@ class Interval(LazySet):
 class SeqSet(LazySet):
     def __init__(self, base):
         self.base = base
+        self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
-        base = self.base
-        return type(x) is tuple and all(has(base, e) for e in x)
+        return type(x) is tuple and all(map(self._has, x))
 
     def __repr__(self) -> str:
         return f"Seq({show(self.base)})"
@@ -390,12 +437,12 @@ class PowerSet(LazySet):
     def __init__(self, base):
         self.base = base  # kept lazy: membership never needs it enumerated
         self.finite = not infinite(base)
+        self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
         if type(x) is not frozenset:
             return False
-        base = self.base
-        return all(has(base, e) for e in x)
+        return all(map(self._has, x))
 
     def __len__(self):
         return 2 ** len(as_set(self.base))
@@ -418,6 +465,10 @@ class FuncSet(LazySet):
         self.codomain = codomain
         self.finite = not isinstance(codomain, LazySet) or codomain.finite
         self._keys = tuple(ordered(self.domain))  # the keys of every Fn in this set
+        n = len(self._keys)  # a domain 1..n: its functions are the n-tuples
+        self._seq_len = n if n and self._keys == tuple(range(1, n + 1)) and all(
+            type(k) is int for k in self._keys) else None
+        self._has = member_test(codomain)
         # Keys that Python equates with keys of another kind (FALSE and 0, TRUE and 1).
         self._kinds = tuple(map(type, self._keys)) if any(
             type(k) is bool or type(k) is int and 0 <= k <= 1 for k in self._keys) else None
@@ -425,15 +476,16 @@ class FuncSet(LazySet):
     def __contains__(self, f) -> bool:
         if type(f) is Fn:
             keys = tuple.__getitem__(f, 0)
-            if keys != self._keys or (self._kinds is not None
-                                      and tuple(map(type, keys)) != self._kinds):
+            if keys != self._keys:
                 return False
-            cod = self.codomain
-            for v in tuple.__getitem__(f, 1):
-                if not has(cod, v):
-                    return False
-            return True
+            if self._kinds is not None and tuple(map(type, keys)) != self._kinds:
+                for k in keys:  # TLC's error where a key's kind differs from the domain's
+                    has(self.domain, k)
+                return False
+            return all(map(self._has, tuple.__getitem__(f, 1)))
         if type(f) is tuple:
+            if len(f) == self._seq_len:
+                return all(map(self._has, f))
             keys, vals = range(1, len(f) + 1), f
             if len(self.domain) != len(f) or not all(has(self.domain, k) for k in keys):
                 return False
@@ -443,8 +495,7 @@ class FuncSet(LazySet):
                 return False
         else:
             return False
-        cod = self.codomain
-        return all(has(cod, v) for v in vals)
+        return all(map(self._has, vals))
 
     def __len__(self):
         return len(as_set(self.codomain)) ** len(self.domain)
@@ -468,19 +519,19 @@ class RecordSet(LazySet):
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in fields.values())
         # A record's keys are in TLC's order (see Fn): a member has exactly these.
         self._names = tuple(sorted(fields, key=tlc_key))
-        self._sets = tuple(fields[n] for n in self._names)
+        self._tests = tuple(member_test(fields[n]) for n in self._names)
 
     def __contains__(self, r) -> bool:
         if type(r) is not Fn or tuple.__getitem__(r, 0) != self._names:
             return False
-        for v, s in zip(tuple.__getitem__(r, 1), self._sets):  # noqa: B905 - equal lengths
-            if not has(s, v):
+        for v, test in zip(tuple.__getitem__(r, 1), self._tests):  # noqa: B905 - equal lengths
+            if not test(v):
                 return False
         return True
 
     def __iter__(self):
         names = self._names
-        domains = [ordered(s) for s in self._sets]
+        domains = [ordered(self.fields[n]) for n in names]
         for combo in itertools.product(*domains):
             yield Fn((names, combo))
 
@@ -522,10 +573,11 @@ class Product(LazySet):
         self.factors = factors
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in factors)
         self._items = None  # its tuples in order, kept when there are few
+        self._tests = tuple(member_test(s) for s in factors)
 
     def __contains__(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
-                and all(has(s, e) for e, s in zip(x, self.factors, strict=True)))
+                and all(test(e) for e, test in zip(x, self._tests, strict=True)))
 
     def __iter__(self):
         if self._items is not None:
@@ -697,7 +749,8 @@ def remember_interval(s: frozenset, a: int, b: int) -> None:
     _INTERVALS[id(s)] = (s, a, b)
 
 
-def _interval_of(s: frozenset):
+def interval_of(s: frozenset):
+    """(s, a, b) when the set s was built as a..b, else None."""
     hit = _INTERVALS.get(id(s))
     return hit if hit is not None and hit[0] is s else None
 
@@ -718,7 +771,7 @@ def show(v, elements=None, items=None) -> str:
     if t is ModelValue:
         return v.name
     if t is frozenset:
-        iv = _interval_of(v)
+        iv = interval_of(v)
         if iv is not None:
             return f"{iv[1]}..{iv[2]}"
         return "{" + ", ".join(show(e, elements, items)

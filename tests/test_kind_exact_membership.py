@@ -42,7 +42,23 @@ FAILS = [
      "Attempted to check equality of integer 0 with non-integer:\nFALSE"),
 ]
 
+EQUALITY_FAILS = [
+    "<<1>> = <<TRUE>>",
+    "{1} = {TRUE}",
+    "[a |-> 1] = [a |-> TRUE]",
+]
+
+
+@pytest.mark.parametrize("expr", EQUALITY_FAILS)
+def test_equal_looking_values_of_other_kinds_are_an_error(tmp_path, expr):
+    o = _check(tmp_path, expr)
+    assert (o.verdict, o.exit_code) == ("error", 75)
+    assert "Attempted to check equality of integer 1 with non-integer:\nTRUE" in o.message
+
+
 HOLDS = [
+    "<<1, 2>> = <<1, 2>>",
+    "{<<1, TRUE>>} = {<<1, TRUE>>}",
     "TRUE \\in BOOLEAN",
     "<<TRUE>> \\in [{1} -> BOOLEAN]",
     "<<1, 2>> \\in {<<1, 2>>, <<3, 4>>}",

@@ -415,7 +415,11 @@ def eq(a, b):
     t = type(a)
     if t is type(b):
         if a == b:
-            return True
+            if (a is b or (t is not tuple and t is not Fn and t is not frozenset)
+                    or (_shape(a) == _shape(b) if t is frozenset
+                        else _value_shape(a) == _value_shape(b))):
+                return True
+            return _tlc_equals(a, b)  # <<1>> and <<TRUE>>: TLC's error at the first clash
         # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and
         # sets of different sizes, functions of different domains are unequal at once.
         if t is tuple:
@@ -599,18 +603,23 @@ def _found_same_kind(x, s: frozenset) -> bool:
             return True
         shape = _KIND_OF[t]
     else:
-        hit = _VALUE_SHAPES.get(id(x))
-        if hit is not None and hit[0] is x:
-            shape = hit[1]
-        else:
-            if len(_VALUE_SHAPES) > 100_000:
-                _VALUE_SHAPES.clear()
-            shape = _shape(x)
-            _VALUE_SHAPES[id(x)] = (x, shape)
+        shape = _value_shape(x)
     if shape in _shape(s)[1]:
         return True
     _check_kinds(x, s, shape)
     return False
+
+
+def _value_shape(x):
+    """x's shape, remembered by identity: values flow through states unchanged."""
+    hit = _VALUE_SHAPES.get(id(x))
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    if len(_VALUE_SHAPES) > 100_000:
+        _VALUE_SHAPES.clear()
+    shape = _shape(x)
+    _VALUE_SHAPES[id(x)] = (x, shape)
+    return shape
 
 
 def _element_types(s: frozenset) -> frozenset:

@@ -416,8 +416,7 @@ def eq(a, b):
     if t is type(b):
         if a == b:
             if (a is b or (t is not tuple and t is not Fn and t is not frozenset)
-                    or (_shape(a) == _shape(b) if t is frozenset
-                        else _value_shape(a) == _value_shape(b))):
+                    or _shape(a) == _shape(b)):
                 return True
             return _tlc_equals(a, b)  # <<1>> and <<TRUE>>: TLC's error at the first clash
         # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and
@@ -603,23 +602,11 @@ def _found_same_kind(x, s: frozenset) -> bool:
             return True
         shape = _KIND_OF[t]
     else:
-        shape = _value_shape(x)
+        shape = _shape(x)
     if shape in _shape(s)[1]:
         return True
     _check_kinds(x, s, shape)
     return False
-
-
-def _value_shape(x):
-    """x's shape, remembered by identity: values flow through states unchanged."""
-    hit = _VALUE_SHAPES.get(id(x))
-    if hit is not None and hit[0] is x:
-        return hit[1]
-    if len(_VALUE_SHAPES) > 100_000:
-        _VALUE_SHAPES.clear()
-    shape = _shape(x)
-    _VALUE_SHAPES[id(x)] = (x, shape)
-    return shape
 
 
 def _element_types(s: frozenset) -> frozenset:
@@ -635,7 +622,6 @@ def _element_types(s: frozenset) -> frozenset:
 
 
 _TYPES: dict = {}  # id(set) -> (the set, the types of its elements)
-_VALUE_SHAPES: dict = {}  # id(value) -> (the value, its shape): values flow through states
 
 
 KIND_CHECK[0] = _found_same_kind

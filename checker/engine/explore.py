@@ -102,6 +102,24 @@ def _young_gc_only():
             gc.enable()
 
 
+class YoungCollector:
+    """Collects young cyclic garbage now and then. A collection walks every object made since
+    the last one, and most specs make no cycles at all: a collection that finds nothing
+    doubles the gap to the next one; one that finds garbage brings it back to the start."""
+
+    FIRST_GAP = 1 << 16  # expansions
+    LONGEST_GAP = 1 << 24
+
+    def __init__(self):
+        self.gap = self.due = self.FIRST_GAP
+
+    def tick(self, expanded: int) -> None:
+        if expanded >= self.due:
+            found = gc.collect(1)  # young cycles only (see _young_gc_only)
+            self.gap = self.FIRST_GAP if found else min(self.gap * 2, self.LONGEST_GAP)
+            self.due = expanded + self.gap
+
+
 def _explore(model: Model, max_depth: int | None, progress: Callable | None,
              fingerprints: bool, on_edge: Callable | None, plan, frontier_states) -> Result:
     """Explore `model` breadth-first; stop at the first violation.
@@ -160,6 +178,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     stats = {"generated": 0, "depth": 0}
     coverage: dict[str, list[int]] = {}
     expanded = 0
+    collector = YoungCollector()
     invariants = model.invariants
     # A successor's invariants: only what its changed variables may have broken.
     succ_invariants = model.step_invariants or invariants
@@ -442,8 +461,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     halt[0] = True
                 if progress is not None:
                     progress(len(seen), stats["generated"], len(queue), level)
-                if expanded & 0xFFFF == 0:
-                    gc.collect(1)  # young cycles only (see _young_gc_only)
+                collector.tick(expanded)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop(DEADLOCK, None, trace_to(key, level))
         # A cut graph (--max-depth) has false dead ends: liveness stays undecided.

@@ -533,7 +533,10 @@ class ActionsMixin:
         idx = self._local("i")
         product = ", ".join(f"enum({d})" for d in doms)
         lines.append(f"{pad}{elems} = list(itertools.product({product}))")
-        lines.append(f"{pad}def {fn}({idx}):")
+        # The function gets itself as an argument: a closure that named itself would be a
+        # reference cycle, garbage only the cyclic collector frees (one per expanded state).
+        me = f"{fn}_me"
+        lines.append(f"{pad}def {fn}({idx}, {me}):")
         lines.append(f"{pad}    if {idx} == len({elems}):")
         lines.append(f"{pad}        yield None")
         lines.append(f"{pad}        return")
@@ -541,11 +544,11 @@ class ActionsMixin:
         lines.append(f"{pad}    ({', '.join(locals_)},) = {elems}[{idx}]")
         binds = {n: ("val", p) for n, p in zip(names, locals_, strict=True)}
         saved = dict(self.primes)
-        self._gen(e.body, env.bind(binds), [("__emit__", f"yield from {fn}({idx} + 1)")],
+        self._gen(e.body, env.bind(binds), [("__emit__", f"yield from {me}({idx} + 1, {me})")],
                   lines, depth + 1)
         if self.primes != saved:
             raise CompileError("a \\A in an action may not assign primed variables", e.span)
-        lines.append(f"{pad}for _ in {fn}(0):")
+        lines.append(f"{pad}for _ in {fn}(0, {fn}):")
         self._continue(pending, lines, depth + 1, e.span)
 
     def _branches(self, e, env: Env, seen: set) -> bool:

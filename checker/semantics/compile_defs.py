@@ -3,14 +3,20 @@
 recursive function definitions, the .cfg's `Name <- Other` replacements, and LET."""
 from __future__ import annotations
 
+import re
+
 from ..frontend import ast
 from ..frontend.resolve import Symbol
 from . import runtime
 from .analysis import mentions_prime
 from .constant_fold import trivial
+from .memo import memoised
 from .natives import STANDARD
 from .scope import LOCAL, READS, STATE, CompileError, Env, pyname
 from .values import EvalError
+
+# Code that loops (comprehensions, quantifiers, CHOOSE) or calls another definition.
+_LOOPS_RE = re.compile(r"\bfor\b|\blambda\b|\bchoose\(|\bop\d+_")
 
 
 class DefsMixin:
@@ -161,7 +167,11 @@ class DefsMixin:
             self._defs[key] = (const, 0)
             return const, 0
         # With parameters, a definition that reads no state is a pure function of its
-        # arguments: a call with constant arguments is itself constant (and computed once).
+        # arguments: a call with constant arguments is itself constant (and computed once),
+        # and one that loops or calls others remembers what it returned (see memo.py).
+        if (flags == 0 and d.params and not any(p.arity for p in d.params)
+                and _LOOPS_RE.search(body)):
+            self.g[fname] = memoised(self.g[fname], fname, self.g)
         result = (fname, flags)
         self._defs[key] = result
         return result

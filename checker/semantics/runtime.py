@@ -11,8 +11,10 @@ import time
 from .values import (
     BOOLEAN,
     INT,
+    KIND_CHECK,
     NAT,
     REAL,
+    SMALL_INTERVALS,
     STRING,
     UNKNOWN,
     Difference,
@@ -30,7 +32,9 @@ from .values import (
     Union,
     UnknownUsed,
     as_set,
+    has,
     infinite,
+    interval_of,
     known_size,
     least,  # noqa: F401 - used by generated code
     make_fn,
@@ -214,7 +218,8 @@ def diff(a, b):
 def subseteq(a, b):
     if type(b) is frozenset and type(a) is frozenset:
         if a <= b:
-            return True
+            # Python's <= equates TRUE with 1 (see values.has): the shapes must agree too.
+            return _shape(a)[1] <= _shape(b)[1] or all(member(x, b) for x in a)
         for x in a - b:  # TLC compares each element with b's: kinds must agree
             member(x, b)
         return False
@@ -242,12 +247,21 @@ def big_union(s):
 def interval(a, b):
     if type(a) is not int or type(b) is not int:
         raise EvalError(f"The operands of .. must be integers, found {show(a)} and {show(b)}")
+    key = (a, b)
+    s = SMALL_INTERVALS.get(key)
+    if s is not None:
+        return s
     if b - a >= _LAZY_INTERVAL:
         return Interval(a, b)
     s = frozenset(range(a, b + 1))
     if s:
         remember_interval(s, a, b)
+        if b - a < 64:  # `1..Len(q)` in every state: one set per bounds, not one per call
+            if len(SMALL_INTERVALS) >= 4096:
+                SMALL_INTERVALS.clear()
+            SMALL_INTERVALS[key] = s
     return s
+
 
 
 _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)
@@ -401,7 +415,10 @@ def eq(a, b):
     t = type(a)
     if t is type(b):
         if a == b:
-            return True
+            if (a is b or (t is not tuple and t is not Fn and t is not frozenset)
+                    or _shape(a) == _shape(b)):
+                return True
+            return _tlc_equals(a, b)  # <<1>> and <<TRUE>>: TLC's error at the first clash
         # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and
         # sets of different sizes, functions of different domains are unequal at once.
         if t is tuple:
@@ -519,23 +536,28 @@ def _shape(v):
     last = _LAST_SET
     if last[0] is v:  # the same set object as last time (a state's variable tested again)
         return last[1]
-    shape = _SHAPES.get(v)
-    if shape is None:
+    hit = _SHAPES.get(id(v))
+    if hit is not None and hit[0] is v:
+        shape = hit[1]
+    else:
         if len(_SHAPES) > 20_000:
             _SHAPES.clear()
-        shape = _SHAPES[v] = ("set", frozenset([_shape(x) for x in v]))
+        shape = ("set", frozenset([_shape(x) for x in v]))
+        _SHAPES[id(v)] = (v, shape)
     last[0], last[1] = v, shape
     return shape
 
 
+# id(set) -> (the set, its shape): by identity, since by value {1} would find {TRUE}'s.
 _SHAPES: dict = {}
 _LAST_SET: list = [None, None]  # the set whose shape was asked last, and its shape
 
 
 def member(x, s) -> bool:
     """x \\in s. TLC compares x with the elements, so an x of another kind than an element
-    is an error (a model value excepted); looked at only when x is not found."""
-    if x in s:
+    is an error (a model value excepted); looked at when x is not found, and when Python
+    found it but may have equated kinds (1 in BOOLEAN: see values.has)."""
+    if has(s, x):
         return True
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
@@ -545,7 +567,10 @@ def member(x, s) -> bool:
 def member_k(x, s, shape) -> bool:
     """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
     if x in s:
-        return True
+        if type(s) is not frozenset or _unmistakable(x) or shape in _shape(s)[1]:
+            return True
+        _check_kinds(x, s, shape)
+        return False
     if type(s) is frozenset and s:
         _check_kinds(x, s, shape)
     return False
@@ -553,20 +578,53 @@ def member_k(x, s, shape) -> bool:
 
 def not_member_k(x, s, shape) -> bool:
     """x \\notin s for a constant x (see member_k)."""
-    if x in s:
-        return False
-    if type(s) is frozenset and s:
-        _check_kinds(x, s, shape)
-    return True
+    return not member_k(x, s, shape)
 
 
 def not_member(x, s) -> bool:
     """x \\notin s (see member)."""
-    if x in s:
-        return False
-    if type(s) is frozenset and s and type(x) is not ModelValue:
-        _check_kinds(x, s)
-    return True
+    return not member(x, s)
+
+
+def _unmistakable(x) -> bool:
+    """Is x equal (in Python) only to values of its own kind? (See values.has.)"""
+    t = type(x)
+    return t is str or t is ModelValue or (t is int and not 0 <= x <= 1)
+
+
+def _found_same_kind(x, s: frozenset) -> bool:
+    """x, which Python found in s, is an element of s in TLC's sense: an element has x's
+    shape. Else TLC's error when x cannot be compared with the elements, or not a member."""
+    t = type(x)
+    if t is int or t is bool:  # found an int or a Boolean: which one did Python find?
+        kinds = _element_types(s)
+        if t in kinds and len(kinds) == 1:
+            return True
+        shape = _KIND_OF[t]
+    else:
+        shape = _shape(x)
+    if shape in _shape(s)[1]:
+        return True
+    _check_kinds(x, s, shape)
+    return False
+
+
+def _element_types(s: frozenset) -> frozenset:
+    """The types of s's elements (remembered by identity, as shapes are)."""
+    hit = _TYPES.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    if len(_TYPES) > 20_000:
+        _TYPES.clear()
+    kinds = frozenset(map(type, s))
+    _TYPES[id(s)] = (s, kinds)
+    return kinds
+
+
+_TYPES: dict = {}  # id(set) -> (the set, the types of its elements)
+
+
+KIND_CHECK[0] = _found_same_kind
 
 
 def _check_kinds(x, s: frozenset, shape=None) -> None:
@@ -584,8 +642,19 @@ def _check_kinds(x, s: frozenset, shape=None) -> None:
         ok = _SAFE[shape, shapes] = all(_comparable(shape, e) for e in shapes)
     if ok:
         return
+    interval = interval_of(s)
+    if interval is not None and type(x) is not int and type(x) is not ModelValue:
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis in the integer "
+                        f"interval {interval[1]}..{interval[2]}")
+    if s is BOOLEAN and type(x) is not bool:  # TLC's BOOLEAN compares x with TRUE
+        t = type(x)
+        kind = "integer" if t is int else "string" if t is str else None
+        if kind is not None:
+            raise EvalError(f"Attempted to compare {kind} {show(x)} with non-{kind}:\nTRUE")
+        if t is tuple or t is Fn:
+            raise EvalError(f"Attempted to compare the function {show(x)} with the value:\nTRUE")
     for e in ordered(s):
-        eq(e, x)  # raises on the first element that cannot be compared with x
+        _tlc_equals(e, x)  # raises on the first element that cannot be compared with x
 
 
 _SAFE: dict = {}  # (shape of x, shapes of a set's elements) -> x compares with them all

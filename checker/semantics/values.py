@@ -187,6 +187,73 @@ def _first(kv):
 # Lazy (possibly infinite) sets
 
 
+# Python finds 1 in {TRUE, FALSE}, TRUE in {0, 1} and <<1>> in {<<TRUE>>}: its == holds between
+# a Boolean and 0 or 1, and between a function and the pair of its keys and values. TLC
+# compares kinds, so x \in S must be kind-exact. Runtime (which knows TLC's errors for kinds
+# that cannot be compared) installs the check of a found x here.
+KIND_CHECK: list = [None]  # [f(x, s)]: x, found in the frozenset s, has an element's kind
+
+
+def has(s, x) -> bool:
+    """x \\in s, kind for kind (see KIND_CHECK): a string, a model value or an integer other
+    than 0 and 1 equals only values of its own kind, so only the others are checked."""
+    if x in s:
+        if type(s) is not frozenset:
+            return True  # a lazy set's own test compares kinds
+        t = type(x)
+        if t is str or t is ModelValue or (t is int and not 0 <= x <= 1):
+            return True
+        return KIND_CHECK[0](x, s)
+    return False
+
+
+def member_test(s):
+    """The fastest kind-exact test `x \\in s` for a set that does not change (a part of
+    [S -> T], [a : S], S \\X T, Seq(S), SUBSET S): a lazy set's own test, or Python's `in`
+    when no element of s can equal a value of another kind, else `has`."""
+    if type(s) is not frozenset:
+        return s.__contains__
+    kinds = frozenset(map(type, s))
+    if kinds <= _UNMISTAKABLE or (kinds == _INTS and 0 not in s and 1 not in s):
+        return s.__contains__  # an equal string, model value or other integer is one
+    if kinds == _INTS or kinds == _BOOLS:
+        return _OfKind(s, next(iter(kinds)))
+    return _KindExact(s)
+
+
+_UNMISTAKABLE = frozenset((str, ModelValue))
+_INTS = frozenset((int,))
+_BOOLS = frozenset((bool,))
+
+
+class _OfKind:
+    """`has` for a set of integers only or of Booleans only: an equal value of that kind
+    is a member; one of another kind (TRUE found in {0, 1}) goes the slow way."""
+
+    __slots__ = ("s", "kind")
+
+    def __init__(self, s, kind):
+        self.s, self.kind = s, kind
+
+    def __call__(self, x) -> bool:
+        if x in self.s:
+            return type(x) is self.kind or has(self.s, x)
+        return False
+
+
+class _KindExact:
+    """`has` bound to one set (a class, not a lambda, so that the lazy sets that keep it can
+    be pickled: they travel to worker processes inside states)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s):
+        self.s = s
+
+    def __call__(self, x) -> bool:
+        return has(self.s, x)
+
+
 class LazySet:
     """A set known by its membership test; `finite` ones also enumerate in TLC's order."""
 
@@ -205,7 +272,15 @@ class LazySet:
         return sum(1 for _ in self)
 
     def materialise(self) -> frozenset:
-        return frozenset(iter(self))
+        # Kept: a lazy set stored in a state is hashed for every state that holds it.
+        whole = getattr(self, "_whole", None)
+        if whole is None:
+            whole = frozenset(iter(self))
+            try:
+                self._whole = whole
+            except AttributeError:  # a subclass with __slots__
+                pass
+        return whole
 
     def __eq__(self, other):
         if isinstance(other, (frozenset, LazySet)):
@@ -231,7 +306,7 @@ class Union(LazySet):
         self.parts, self.shown = tuple(parts), shown
 
     def __contains__(self, x) -> bool:
-        return any(x in p for p in self.parts)
+        return any(has(p, x) for p in self.parts)
 
     def __repr__(self) -> str:
         return self.shown
@@ -244,7 +319,7 @@ class Intersection(LazySet):
         self.left, self.right = left, right
 
     def __contains__(self, x) -> bool:
-        return x in self.left and x in self.right
+        return has(self.left, x) and has(self.right, x)
 
     def __repr__(self) -> str:
         return f"{show(self.left)} \\cap {show(self.right)}"
@@ -274,7 +349,7 @@ class Difference(LazySet):
         self.left, self.right = left, right
 
     def __contains__(self, x) -> bool:
-        return x in self.left and x not in self.right
+        return has(self.left, x) and not has(self.right, x)
 
     def __repr__(self) -> str:
         return f"{self.left!r} \\ {self.right!r}"
@@ -347,9 +422,10 @@ class Interval(LazySet):
 class SeqSet(LazySet):
     def __init__(self, base):
         self.base = base
+        self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
-        return type(x) is tuple and all(e in self.base for e in x)
+        return type(x) is tuple and all(map(self._has, x))
 
     def __repr__(self) -> str:
         return f"Seq({show(self.base)})"
@@ -361,13 +437,12 @@ class PowerSet(LazySet):
     def __init__(self, base):
         self.base = base  # kept lazy: membership never needs it enumerated
         self.finite = not infinite(base)
+        self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
         if type(x) is not frozenset:
             return False
-        if type(self.base) is frozenset:
-            return x <= self.base
-        return all(e in self.base for e in x)
+        return all(map(self._has, x))
 
     def __len__(self):
         return 2 ** len(as_set(self.base))
@@ -390,27 +465,37 @@ class FuncSet(LazySet):
         self.codomain = codomain
         self.finite = not isinstance(codomain, LazySet) or codomain.finite
         self._keys = tuple(ordered(self.domain))  # the keys of every Fn in this set
+        n = len(self._keys)  # a domain 1..n: its functions are the n-tuples
+        self._seq_len = n if n and self._keys == tuple(range(1, n + 1)) and all(
+            type(k) is int for k in self._keys) else None
+        self._has = member_test(codomain)
+        # Keys that Python equates with keys of another kind (FALSE and 0, TRUE and 1).
+        self._kinds = tuple(map(type, self._keys)) if any(
+            type(k) is bool or type(k) is int and 0 <= k <= 1 for k in self._keys) else None
 
     def __contains__(self, f) -> bool:
         if type(f) is Fn:
-            if tuple.__getitem__(f, 0) != self._keys:
+            keys = tuple.__getitem__(f, 0)
+            if keys != self._keys:
                 return False
-            cod = self.codomain
-            for v in tuple.__getitem__(f, 1):
-                if v not in cod:
-                    return False
-            return True
+            if self._kinds is not None and tuple(map(type, keys)) != self._kinds:
+                for k in keys:  # TLC's error where a key's kind differs from the domain's
+                    has(self.domain, k)
+                return False
+            return all(map(self._has, tuple.__getitem__(f, 1)))
         if type(f) is tuple:
+            if len(f) == self._seq_len:
+                return all(map(self._has, f))
             keys, vals = range(1, len(f) + 1), f
-            if len(self.domain) != len(f) or any(k not in self.domain for k in keys):
+            if len(self.domain) != len(f) or not all(has(self.domain, k) for k in keys):
                 return False
         elif type(f) is Fn:
             keys, vals = f
-            if len(keys) != len(self.domain) or any(k not in self.domain for k in keys):
+            if len(keys) != len(self.domain) or not all(has(self.domain, k) for k in keys):
                 return False
         else:
             return False
-        return all(v in self.codomain for v in vals)
+        return all(map(self._has, vals))
 
     def __len__(self):
         return len(as_set(self.codomain)) ** len(self.domain)
@@ -432,18 +517,20 @@ class RecordSet(LazySet):
     def __init__(self, fields: dict):
         self.fields = fields
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in fields.values())
+        # A record's keys are in TLC's order (see Fn): a member has exactly these.
+        self._names = tuple(sorted(fields, key=tlc_key))
+        self._tests = tuple(member_test(fields[n]) for n in self._names)
 
     def __contains__(self, r) -> bool:
-        if type(r) is not Fn:
+        if type(r) is not Fn or tuple.__getitem__(r, 0) != self._names:
             return False
-        keys, vals = r
-        if len(keys) != len(self.fields):
-            return False
-        return all(k in self.fields and v in self.fields[k] for k, v in zip(keys, vals,
-                                                                              strict=True))
+        for v, test in zip(tuple.__getitem__(r, 1), self._tests):  # noqa: B905 - equal lengths
+            if not test(v):
+                return False
+        return True
 
     def __iter__(self):
-        names = tuple(sorted(self.fields, key=tlc_key))
+        names = self._names
         domains = [ordered(self.fields[n]) for n in names]
         for combo in itertools.product(*domains):
             yield Fn((names, combo))
@@ -475,19 +562,31 @@ def known_size(s) -> int | None:
     return None
 
 
+_FEW_TUPLES = 4096  # a product with at most this many tuples keeps them once listed
+_MANY = 1 << 62
+
+
 class Product(LazySet):
     """S \\X T \\X ..."""
 
     def __init__(self, factors):
         self.factors = factors
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in factors)
+        self._items = None  # its tuples in order, kept when there are few
+        self._tests = tuple(member_test(s) for s in factors)
 
     def __contains__(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
-                and all(e in s for e, s in zip(x, self.factors, strict=True)))
+                and all(test(e) for e, test in zip(x, self._tests, strict=True)))
 
     def __iter__(self):
-        return itertools.product(*[ordered(s) for s in self.factors])
+        if self._items is not None:
+            return iter(self._items)
+        tuples = itertools.product(*[ordered(s) for s in self.factors])
+        if (known_size(self) or _MANY) > _FEW_TUPLES:
+            return tuples
+        self._items = list(tuples)
+        return iter(self._items)
 
     def __repr__(self) -> str:
         return " \\X ".join(show(s) for s in self.factors)
@@ -565,18 +664,22 @@ def _int_tuple_key(t):
 def _order_key(s):
     """A sort key equivalent to tlc_key on these values, cheaper for common homogeneous ones
     (None means: plain integers, compare them directly)."""
-    kinds = {type(x) for x in s}
+    kinds = set(map(type, s))  # map and set run at C speed; this runs for every CHOOSE
     if len(kinds) == 1:
-        kind = next(iter(kinds))
+        kind = kinds.pop()
         if kind is int:
             return None
         if kind is str:
             return intern_index
         if kind is ModelValue:
             return _mv_order
-        if kind is tuple and all(type(e) is int for x in s for e in x):
-            return _int_tuple_key
+        if kind is tuple and set(map(type, itertools.chain.from_iterable(s))) <= _INT_ONLY:
+            # Tuples of integers of one length: Python's order is TLC's.
+            return None if len(set(map(len, s))) == 1 else _int_tuple_key
     return tlc_key
+
+
+_INT_ONLY = frozenset((int,))
 
 
 def _mv_order(v):
@@ -635,13 +738,19 @@ def _show_lazy(v: LazySet, elements, items) -> str:
 _INTERVALS: dict = {}  # id(frozenset) -> (the frozenset, a, b)
 
 
+SMALL_INTERVALS: dict = {}  # (a, b) -> the set a..b, for short intervals: built once
+
+
 def remember_interval(s: frozenset, a: int, b: int) -> None:
     if len(_INTERVALS) > 50_000:
         _INTERVALS.clear()
+        for (lo, hi), kept in SMALL_INTERVALS.items():
+            _INTERVALS[id(kept)] = (kept, lo, hi)
     _INTERVALS[id(s)] = (s, a, b)
 
 
-def _interval_of(s: frozenset):
+def interval_of(s: frozenset):
+    """(s, a, b) when the set s was built as a..b, else None."""
     hit = _INTERVALS.get(id(s))
     return hit if hit is not None and hit[0] is s else None
 
@@ -662,7 +771,7 @@ def show(v, elements=None, items=None) -> str:
     if t is ModelValue:
         return v.name
     if t is frozenset:
-        iv = _interval_of(v)
+        iv = interval_of(v)
         if iv is not None:
             return f"{iv[1]}..{iv[2]}"
         return "{" + ", ".join(show(e, elements, items)

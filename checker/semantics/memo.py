@@ -1,0 +1,80 @@
+"""Remembering what a pure operator returned for its arguments.
+
+An operator whose body reads no variable and calls nothing impure is a function of its
+arguments, so a call with arguments seen before can return the value computed then. Specs
+call such operators over and over with the same arguments (a rank recomputed for every
+candidate of a CHOOSE, a list rebuilt in every state that shares it); TLC evaluates each
+call again, kipcheck does it once.
+
+What makes it exact:
+- a hit must be the same TLA+ value, not just Python-equal: Python has TRUE == 1 and a
+  function equal to the pair of its keys and values, so the arguments kept with a result are
+  compared kind by kind (at once when they are the same objects, the common case);
+- an evaluation error is never remembered: the call is evaluated again, and fails again at
+  the same place;
+- a lazy set (Nat, SUBSET S, [S -> T]) is never hashed: hashing would enumerate it.
+Memory stays bounded: a table that reaches its limit starts afresh. An operator whose calls
+rarely repeat stops being remembered after a trial, so it costs nothing more than a call.
+"""
+from __future__ import annotations
+
+from .values import Fn, LazySet
+
+_LIMIT = 1 << 16  # remembered calls per operator before its table starts afresh
+_TRIAL = 4096  # calls after which an operator whose calls rarely repeat is no longer memoised
+
+
+def memoised(fn, name: str, namespace: dict):
+    """A function that answers fn(s, t, *args) from a table, for an operator that reads no
+    state (s and t are ignored by it). `namespace[name]` is where generated code finds the
+    operator; after the trial it is pointed back at fn if calls rarely repeat."""
+    table: dict = {}
+    counts = [0, 0]  # calls, hits (during the trial)
+
+    def call(s, t, *args):
+        for a in args:
+            if isinstance(a, LazySet):
+                return fn(s, t, *args)
+        counts[0] += 1
+        if counts[0] == _TRIAL:
+            _judge()
+        hit = table.get(args)
+        if hit is not None and _same(hit[0], args):
+            counts[1] += 1
+            return hit[1]
+        value = fn(s, t, *args)
+        if len(table) >= _LIMIT:
+            table.clear()
+        table[args] = (args, value)
+        return value
+
+    def _judge():
+        if counts[1] * 8 < counts[0] and namespace.get(name) is call:
+            namespace[name] = fn
+            table.clear()
+
+    call.__wrapped__ = fn
+    return call
+
+
+def _same(seen: tuple, args: tuple) -> bool:
+    """Are Python-equal argument tuples the same TLA+ values?"""
+    for a, b in zip(seen, args, strict=True):
+        if a is not b and not _strict(a, b):
+            return False
+    return True
+
+
+def _strict(a, b) -> bool:
+    """Is a (Python-equal to b) the same TLA+ value as b, kind for kind?"""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is tuple or kind is Fn:
+        return all(map(_strict, a, b))
+    if kind is frozenset:
+        mine = {e: e for e in b}
+        return all(_strict(e, mine[e]) for e in a)
+    return True

@@ -1,0 +1,97 @@
+"""x \\in S compares kinds as TLC does. Python's == equates TRUE with 1 and FALSE with 0 (and
+a function with the pair of its keys and values), so kipcheck once answered "No error has
+been found" where TLC fails: a Boolean variable set to 1 passed `x \\in BOOLEAN`, the
+typical TypeOK. Each case is pinned to TLC 2.18: the invariant's evaluation fails (exit 75)
+with TLC's message, or there is no error."""
+from __future__ import annotations
+
+import pytest
+
+from checker.api import check
+
+SPEC = """\
+---- MODULE K ----
+EXTENDS Naturals, Sequences
+VARIABLE x
+Init == x = 0
+Next == x < 2 /\\ x' = x + 1
+Inv == x = 2 => ({expr})
+====
+"""
+
+ONE_VS_TRUE = "Attempted to compare integer 1 with non-integer:\nTRUE"
+
+FAILS = [
+    ("1 \\in BOOLEAN", ONE_VS_TRUE),
+    ("1 \\notin BOOLEAN", ONE_VS_TRUE),
+    ("2 \\in BOOLEAN", "Attempted to compare integer 2 with non-integer:\nTRUE"),
+    ('"a" \\in BOOLEAN', 'Attempted to compare string "a" with non-string:\nTRUE'),
+    ("<<1>> \\in BOOLEAN", "Attempted to compare the function <<1>> with the value:\nTRUE"),
+    ("TRUE \\in {0, 1}", "Attempted to check equality of integer 0 with non-integer:\nTRUE"),
+    ("TRUE \\in 0..1", "Attempted to check if the value:\nTRUE\nis in the integer interval 0..1"),
+    ('"a" \\in 0..1', 'Attempted to check if the value:\n"a"\nis in the integer interval 0..1'),
+    ("{1} \\subseteq BOOLEAN", ONE_VS_TRUE),
+    ('[a |-> 1] \\in [{"a"} -> BOOLEAN]', ONE_VS_TRUE),
+    ("[a |-> 1] \\in [a : BOOLEAN]", ONE_VS_TRUE),
+    ("<<1, TRUE>> \\in BOOLEAN \\X BOOLEAN", ONE_VS_TRUE),
+    ("<<1>> \\in Seq(BOOLEAN)", ONE_VS_TRUE),
+    ("{1} \\in SUBSET BOOLEAN", ONE_VS_TRUE),
+    ("<<1>> \\in {<<TRUE>>}",
+     "Attempted to compare equality of boolean TRUE with non-boolean:\n1"),
+    ("[b \\in BOOLEAN |-> 0] \\in [{0, 1} -> Nat]",
+     "Attempted to check equality of integer 0 with non-integer:\nFALSE"),
+]
+
+EQUALITY_FAILS = [
+    "<<1>> = <<TRUE>>",
+    "{1} = {TRUE}",
+    "[a |-> 1] = [a |-> TRUE]",
+]
+
+
+@pytest.mark.parametrize("expr", EQUALITY_FAILS)
+def test_equal_looking_values_of_other_kinds_are_an_error(tmp_path, expr):
+    o = _check(tmp_path, expr)
+    assert (o.verdict, o.exit_code) == ("error", 75)
+    assert "Attempted to check equality of integer 1 with non-integer:\nTRUE" in o.message
+
+
+HOLDS = [
+    "<<1, 2>> = <<1, 2>>",
+    "{<<1, TRUE>>} = {<<1, TRUE>>}",
+    "TRUE \\in BOOLEAN",
+    "<<TRUE>> \\in [{1} -> BOOLEAN]",
+    "<<1, 2>> \\in {<<1, 2>>, <<3, 4>>}",
+    "[a |-> TRUE] \\in [a : BOOLEAN]",
+    "{0, 1} \\subseteq 0..3",
+]
+
+
+def _check(tmp_path, expr):
+    (tmp_path / "K.tla").write_text(SPEC.replace("{expr}", expr))
+    (tmp_path / "K.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    return check(tmp_path / "K.tla", tmp_path / "K.cfg", deadlock=False)
+
+
+@pytest.mark.parametrize("expr, message", FAILS)
+def test_a_value_of_another_kind_is_no_member_but_an_error(tmp_path, expr, message):
+    o = _check(tmp_path, expr)
+    assert (o.verdict, o.exit_code, len(o.trace)) == ("error", 75, 3)
+    assert message in o.message
+
+
+@pytest.mark.parametrize("expr", HOLDS)
+def test_members_of_their_own_kind_still_are(tmp_path, expr):
+    o = _check(tmp_path, expr)
+    assert (o.verdict, o.distinct_states) == ("ok", 3)
+
+
+def test_a_boolean_variable_set_to_1_fails_typeok(tmp_path):
+    (tmp_path / "B.tla").write_text(
+        "---- MODULE B ----\nEXTENDS Naturals\nVARIABLES x, y\n"
+        "Init == x = TRUE /\\ y = 0\n"
+        "Next == y < 2 /\\ y' = y + 1 /\\ x' = IF y = 1 THEN 1 ELSE x\n"
+        "TypeOK == x \\in BOOLEAN\n====\n")
+    (tmp_path / "B.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT TypeOK\n")
+    o = check(tmp_path / "B.tla", tmp_path / "B.cfg", deadlock=False)
+    assert (o.verdict, o.exit_code, o.distinct_states, len(o.trace)) == ("error", 75, 3, 3)

@@ -3,6 +3,7 @@
 
     python bench/run.py                         # the manifest's medium KIP models
     python bench/run.py --size small            # ... or its small ones
+    python bench/run.py --size large            # ... or its large ones, with --workers 2
     python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
     python bench/run.py --only TwoPhase
     python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
@@ -207,10 +208,11 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--examples", type=Path, help="git dir of a tlaplus/Examples mirror")
     ap.add_argument("--only", action="append", default=[], help="substring of a model name")
-    ap.add_argument("--size", default="medium", choices=("small", "medium"),
+    ap.add_argument("--size", default="medium", choices=("small", "medium", "large"),
                     help="which of the manifest's models to run (default: medium)")
-    ap.add_argument("--modes", default="fp",
-                    help="comma-separated: exact, fp, w1, w2, w4, mem, spill (default: fp)")
+    ap.add_argument("--modes", default=None,
+                    help="comma-separated: exact, fp, w1, w2, w4, mem, spill (default: fp; "
+                         "w2 with --size large, whose models are meant for two workers)")
     ap.add_argument("--synthetic", action="store_true",
                     help="also the synthetic models (WideLevel: a level of 300,000 big states)")
     ap.add_argument("--backend", default="local", choices=("local", "spark"),
@@ -221,7 +223,7 @@ def main() -> int:
                     help="also run TLC (one worker) from this tla2tools.jar after each model "
                          "and print kipcheck's time over TLC's (default: $TLC_JAR)")
     args = ap.parse_args()
-    modes = args.modes.split(",")
+    modes = (args.modes or ("w2" if args.size == "large" else "fp")).split(",")
     if unknown := [m for m in modes if m not in MODES]:
         ap.error(f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}")
     kipcheck = [sys.executable, "-m", "checker.cli", "check"]

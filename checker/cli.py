@@ -482,7 +482,8 @@ def _manifest_model(spec: str, config: str | None, lib: tuple[str, ...]):
 
 
 @main.command()
-@click.option("--size", type=click.Choice(["small", "medium"]), help="Only models of this size.")
+@click.option("--size", type=click.Choice(["small", "medium", "large"]),
+              help="Only models of this size.")
 @click.option("--sizes", "knobs", is_flag=True,
               help="List each model's size knobs with their values in its .cfg (the defaults "
                    "of `check --size` and `sweep --vary`).")

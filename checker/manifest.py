@@ -11,7 +11,9 @@ An entry:
      "spec": "invariants/KIP858Properties.tla",     the root module that is checked
      "config": "invariants/KIP858_bug_ack_unsent.cfg",
      "lib": ["spec"],                               extra module directories
-     "size": "small" | "medium",                    small: seconds, run by the tests
+     "size": "small" | "medium" | "large",          small: seconds, run by the tests;
+                                                     medium and large: by bench/run.py
+                                                     (large with --workers 2)
      "verdict": "ok" | "invariant" | "property" | "deadlock",
      "property": "AckOnlyWhatWasSent" | null,       the violated property (null when ok)
      "distinct_states", "states_generated", "depth": TLC's figures (null where TLC's
@@ -31,7 +33,7 @@ from .frontend.errors import KipcheckError, Span
 from .verdicts import CONFIG_ERROR, DEADLOCK, EXIT_CONFIG_ERROR, INVARIANT, OK, PROPERTY
 
 VERDICTS = (OK, INVARIANT, PROPERTY, DEADLOCK)
-SIZES = ("small", "medium")
+SIZES = ("small", "medium", "large")
 _COUNTS = ("distinct_states", "states_generated", "depth", "trace_length")
 _KEYS = {"name", "spec", "config", "lib", "size", "verdict", "property", "trace",
          "liveness", *_COUNTS}

@@ -862,4 +862,8 @@ Spec == Init /\ [][Next]_vars
 \* State constraint for TLC: bounds leader epochs.
 EpochBound == \A p \in Partitions : part[p].lepoch <= MaxLeaderEpoch
 
+\* State constraint for the two-broker configurations: at most one log dir of
+\* the cluster is down at a time (failed, or left out by a restart).
+OneDirDown == Cardinality(UNION {{<<b, d>> : d \in dirsOf[b] \ online[b]} : b \in Brokers}) <= 1
+
 =============================================================================

@@ -112,3 +112,17 @@ def test_kipcheck_models_lists_name_size_and_verdict():
     r = CliRunner().invoke(main, ["models", "--size", "medium"])
     assert {line.split()[0] for line in r.output.splitlines()} == {
         e.name for e in MANIFEST.entries if e.size == "medium"}
+
+
+def test_large_models_are_listed_and_benchmarked_with_two_workers():
+    large = {e.name for e in MANIFEST.entries if e.size == "large"}
+    assert {"KIP858_a_large_rf2_moves_restart", "KIP858_c_large_rf2_moves_restart"} <= large
+    r = CliRunner().invoke(main, ["models", "--size", "large"])
+    assert r.exit_code == 0, r.output
+    assert {line.split()[0] for line in r.output.splitlines()} == large
+    assert all(line.split()[1] == "large" for line in r.output.splitlines())
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert set(bench.shipped("large")) == large
+    assert bench.MODES["w2"] == ["--workers", "2"]

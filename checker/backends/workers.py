@@ -77,11 +77,15 @@ def _owner(fp: int, n: int) -> int:
     return (fp >> 32) % n
 
 
-def _check_invariants(model: Model, state):
+def _check_invariants(model: Model, state, parent=None):
     """None, or (verdict, property, message, error_at, exception) for the first invariant
-    that fails on `state`: the one process's check (engine.explore.check_invariants)."""
+    that fails on `state`: the one process's check (engine.explore.check_invariants). With
+    `parent` (a stored state, which satisfied them), only what `state` changed is checked."""
     try:
-        check_invariants(model.invariants, state, list)
+        if parent is None:
+            check_invariants(model.invariants, state, list)
+        else:
+            check_invariants(model.step_invariants, state, list, parent)
     except _Stop as stop:
         return stop.verdict, stop.prop, stop.message, stop.error_at, stop.exc
     return None
@@ -282,7 +286,11 @@ class _Worker:
         self.cands = spool = self._spool()
         cands, chunk = spool.items, spool.chunk
         index: list = []  # (fingerprints, positions) of each closed chunk of candidates
-        local: dict = {}
+        # Fingerprints of this level's candidates and of the states expanded so far: a
+        # successor that is one of those (a step back to its parent, most often) is counted
+        # and left out at once, as the one-process search does with its recent levels.
+        local: set = set()
+        remember = local.add
         generated = 0
         event = None
         buf: list = []
@@ -299,6 +307,7 @@ class _Worker:
                 index.append(_claims(cands))
                 cands = spool.roll()
             r = ranks[j] << _IDX_BITS
+            remember(pfp)
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
@@ -320,7 +329,7 @@ class _Worker:
                 generated += count
                 for idx, fp in enumerate(fps):
                     if fp not in local:
-                        local[fp] = len(cands)
+                        remember(fp)
                         cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
                 if not count and model.check_deadlock:
                     event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
@@ -345,7 +354,7 @@ class _Worker:
                 if in_model:
                     fp = key_of(succ)
                     if fp not in local:
-                        local[fp] = len(cands)
+                        remember(fp)
                         cands.append((fp, pos, succ, pfp, ai, j))
                 else:
                     bad = _check_invariants(model, succ)
@@ -405,6 +414,10 @@ class _Worker:
         keys = self.cand_keys[won]
         event = None
         checks = bool(model.invariants)
+        # A successor's parent satisfied the invariants: with the level in memory, only what
+        # the successor changed is checked again (engine.explore does the same).
+        level = self.frontier.items if model.step_invariants and not self.frontier.chunks \
+            else None
         coverage, add_link, keep = self.coverage, self.links.add, items.append
         parents = []  # the frontier index of each won successor's parent
         for fp, pos, succ, pfp, ai, j in self.cands.pick(won.tolist()):
@@ -416,7 +429,7 @@ class _Worker:
             add_link(nxt, fp, pfp, ai)
             keep((succ, fp))
             if checks and event is None:
-                bad = _check_invariants(model, succ)
+                bad = _check_invariants(model, succ, None if level is None else level[j][0])
                 if bad is not None:
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
                              (self.level, pfp, ai, fp))

@@ -62,3 +62,25 @@ def test_a_kept_state_is_checked_for_what_it_changed_only(tmp_path):
     level(w)
     level(w)
     assert seen == [((1, 0), (0, 0)), ((2, 0), (1, 0))]
+
+
+def test_a_worker_forgets_its_candidates_past_its_bound_and_the_owner_dedupes(tmp_path):
+    """With at most 4 states in memory (chunks of 2), the set of candidates already claimed
+    starts afresh every few states: five parents of one successor send it up to five times,
+    and one state is kept."""
+    text = SPEC.replace("Next == Stay \\/ Up",
+                        "Next == y' = 0 /\\ IF x = 0 THEN x' \\in 1..5 ELSE x' = 9")
+    text = text.replace("Inv == x <= 3 /\\ y = 0", "Inv == y = 0")
+    (tmp_path / "M.tla").write_text(text)
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    loaded = load_spec(tmp_path / "M.tla", tmp_path / "M.cfg")
+    w = _Worker(model_builder.build(loaded, {}, None).model, 0, 1, limit=4,
+                spill=str(tmp_path))
+    w.init()
+    w.settle(np.arange(1), [])
+    assert len(level(w)[2][0]) == 5
+    generated, claims, (kept, event, _) = level(w)
+    assert generated == 5 and event is None
+    assert len(claims) > 1 and set(claims) == {state_fingerprint((9, 0))}
+    assert len(kept) == 1
+    w.close()

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..engine.checkpoint import LevelPauses
 from ..engine.explore import (
+    _RECENT,
     FAILURES,
     IN_CONSTRAINT,
     STORE_FAILED,
@@ -289,8 +290,11 @@ class _Worker:
         # Fingerprints of this level's candidates and of the states expanded so far: a
         # successor that is one of those (a step back to its parent, most often) is counted
         # and left out at once, as the one-process search does with its recent levels.
+        # At most a chunk's worth (or _RECENT) of them: past that the set starts afresh, and
+        # the owners dedupe what it no longer holds.
         local: set = set()
         remember = local.add
+        bound = min(chunk, _RECENT)
         generated = 0
         event = None
         buf: list = []
@@ -307,6 +311,8 @@ class _Worker:
                 index.append(_claims(cands))
                 cands = spool.roll()
             r = ranks[j] << _IDX_BITS
+            if len(local) > bound:
+                local.clear()
             remember(pfp)
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of

@@ -8,11 +8,14 @@ visited table. Per level:
 1. expand: each worker expands its share of the level in rank order (a state's rank is its
    place in the one-process search order), counts, checks constraints, states outside them and
    action properties, and sends the fingerprints of its in-model successors, with their
-   position (parent rank, successor index), to their owners;
-2. decide: each owner keeps, per fingerprint not seen before, the claim with the least
-   position, which is the one the one-process search meets first;
-3. commit: each worker keeps the successors it won, checks the invariants on them, records
-   their parent links, and reports their positions; the coordinator ranks all of them.
+   position (parent rank, successor index), to their owners; a successor that is a state of
+   the level (a step back to its parent, most often) is only counted;
+2. decide: per fingerprint not seen before, the owner links the claim with the least position
+   (the one the one-process search meets first: its parent link, coverage and outdegree), and
+   chooses which of the workers that claimed it keeps the state, evening out the next level's
+   shares (a state moved to another worker later costs a pickling);
+3. commit: each worker records the links it was given, keeps its new states in rank order,
+   checks the invariants on them, and reports their positions; the coordinator ranks all.
 
 So the search visits exactly the states of the one-process search, level by level, and of the
 violations a level reveals it reports the one the one-process search meets first: the same

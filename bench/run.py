@@ -81,7 +81,8 @@ def extract(mirror: Path, subdir: str, dest: Path) -> None:
 MODES = {"exact": ["--exact-states"], "fp": [], "w1": ["--workers", "1"],
          "w2": ["--workers", "2"], "w4": ["--workers", "4"],
          # the frontier (queue) all in memory, or spilling to disk past 10,000 states
-         "mem": ["--frontier-states", "1000000000"], "spill": ["--frontier-states", "10000"]}
+         "mem": ["--frontier-states", "1000000000"], "spill": ["--frontier-states", "10000"],
+         "w2spill": ["--workers", "2", "--frontier-states", "10000"]}
 
 # Synthetic models (--synthetic): a wide level of big states, where the queue dominates memory.
 SYNTHETIC = {
@@ -211,8 +212,8 @@ def main() -> int:
     ap.add_argument("--size", default="medium", choices=("small", "medium", "large"),
                     help="which of the manifest's models to run (default: medium)")
     ap.add_argument("--modes", default=None,
-                    help="comma-separated: exact, fp, w1, w2, w4, mem, spill (default: fp; "
-                         "w2 with --size large, whose models are meant for two workers)")
+                    help="comma-separated: exact, fp, w1, w2, w4, mem, spill, w2spill (default: "
+                         "fp; w2 with --size large, whose models are meant for two workers)")
     ap.add_argument("--synthetic", action="store_true",
                     help="also the synthetic models (WideLevel: a level of 300,000 big states)")
     ap.add_argument("--backend", default="local", choices=("local", "spark"),

@@ -8,11 +8,14 @@ visited table. Per level:
 1. expand: each worker expands its share of the level in rank order (a state's rank is its
    place in the one-process search order), counts, checks constraints, states outside them and
    action properties, and sends the fingerprints of its in-model successors, with their
-   position (parent rank, successor index), to their owners;
-2. decide: each owner keeps, per fingerprint not seen before, the claim with the least
-   position, which is the one the one-process search meets first;
-3. commit: each worker keeps the successors it won, checks the invariants on them, records
-   their parent links, and reports their positions; the coordinator ranks all of them.
+   position (parent rank, successor index), to their owners; a successor that is a state of
+   the level (a step back to its parent, most often) is only counted;
+2. decide: per fingerprint not seen before, the owner links the claim with the least position
+   (the one the one-process search meets first: its parent link, coverage and outdegree), and
+   chooses which of the workers that claimed it keeps the state, evening out the next level's
+   shares (a state moved to another worker later costs a pickling);
+3. commit: each worker records the links it was given, keeps its new states in rank order,
+   checks the invariants on them, and reports their positions; the coordinator ranks all.
 
 So the search visits exactly the states of the one-process search, level by level, and of the
 violations a level reveals it reports the one the one-process search meets first: the same
@@ -37,6 +40,7 @@ import numpy as np
 
 from ..engine.checkpoint import LevelPauses
 from ..engine.explore import (
+    _RECENT,
     FAILURES,
     IN_CONSTRAINT,
     STORE_FAILED,
@@ -51,7 +55,7 @@ from ..engine.explore import (
 from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
-from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
+from ..interface import EVAL_ERRORS, EvalError, Model, Result, Step, step_of
 from ..verdicts import ERROR
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
@@ -77,11 +81,15 @@ def _owner(fp: int, n: int) -> int:
     return (fp >> 32) % n
 
 
-def _check_invariants(model: Model, state):
+def _check_invariants(model: Model, state, parent=None):
     """None, or (verdict, property, message, error_at, exception) for the first invariant
-    that fails on `state`: the one process's check (engine.explore.check_invariants)."""
+    that fails on `state`: the one process's check (engine.explore.check_invariants). With
+    `parent` (a stored state, which satisfied them), only what `state` changed is checked."""
     try:
-        check_invariants(model.invariants, state, list)
+        if parent is None:
+            check_invariants(model.invariants, state, list)
+        else:
+            check_invariants(model.step_invariants, state, list, parent)
     except _Stop as stop:
         return stop.verdict, stop.prop, stop.message, stop.error_at, stop.exc
     return None
@@ -91,6 +99,24 @@ def _event(order, stop: _Stop, where) -> tuple:
     """A violation a worker reports: (order, verdict, property, message, error_at, where);
     the exception stays behind (the coordinator evaluates again to locate it)."""
     return (order, stop.verdict, stop.prop, stop.message, stop.error_at, where)
+
+
+class _NoCounts:
+    """The search's counts as TLCGet reads them during a search in several processes: a
+    read is refused, since the values would depend on how the workers interleave (TLC's do,
+    with several workers). TLCGet("level") and TLCGet of a register are not affected."""
+
+    def __getitem__(self, key):
+        raise EvalError(f"TLCGet(\"{key}\") is not supported during a search with --workers: "
+                        f"its value would depend on how the workers interleave; check this "
+                        f"model with --workers 1")
+
+    def items(self):
+        self["stats"]
+
+
+def _no_counts() -> _NoCounts:
+    return _NoCounts()
 
 
 def _in_model(model: Model, state, succ) -> bool:
@@ -116,6 +142,30 @@ def _initial(model: Model, key_of):
         except FAILURES:  # the coordinator meets it too, and reports it (see _search)
             break
         out.append((s, key_of(s) if in_model else None))
+    return out
+
+
+def _keepers(claimants, first, n: int):
+    """The worker to keep each new state: `claimants` has bit w set for each worker w that
+    claimed it, `first` is the worker of its first claim, which keeps it unless that worker
+    has more than an even share: then some of its states claimed by a worker short of an even
+    share too go to that worker, as many as even the shares out."""
+    out = first.copy()
+    load = np.bincount(first, minlength=n)
+    share = -(-len(first) // n)
+    shared = np.flatnonzero((claimants & (claimants - np.uint64(1))) != 0)
+    for d in np.flatnonzero(load > share).tolist():
+        mine = shared[out[shared] == d]
+        bits = claimants[mine]
+        for w in np.argsort(load, kind="stable").tolist():
+            moved = min(int(load[d]) - share, share - int(load[w]))
+            if moved <= 0:
+                continue
+            can = mine[((bits >> np.uint64(w)) & np.uint64(1)).astype(bool)]
+            can = can[out[can] == d][:moved]
+            out[can] = w
+            load[d] -= len(can)
+            load[w] += len(can)
     return out
 
 
@@ -165,6 +215,8 @@ class _Worker:
         self.model, self.me, self.n = model, me, n
         self.key_of = key_function(model.fingerprint)
         self.incremental = model.fingerprint is None
+        if model.watch_search:
+            model.watch_search(_no_counts)
         self.table = FingerprintTable()
         self.links = ParentLinks()
         # This worker's share of the level and its candidate successors each keep at most
@@ -216,7 +268,8 @@ class _Worker:
 
     def settle(self, ranks, gives):
         """Take the new level's global ranks; hand `count` states to each (worker, count) in
-        `gives` (evenly spread over this worker's share) to even out the workers' loads."""
+        `gives` (evenly spread over this worker's share, pickled) to even out the workers'
+        loads."""
         self.ranks = ranks
         out = []
         if gives:
@@ -236,6 +289,9 @@ class _Worker:
             kept.extend(self._split(to, [states for _, states, _ in out]))
             self._replace_frontier(kept)
             self.ranks = ranks[keep]
+            # Pickled here once: the coordinator hands the bytes on as they are.
+            out = [(dst, pickle.dumps(states, pickle.HIGHEST_PROTOCOL), r)
+                   for dst, states, r in out]
         return out
 
     def _split(self, to, given):
@@ -254,7 +310,7 @@ class _Worker:
         theirs: list = []
         ranks = [self.ranks]
         for states, r in batches:
-            theirs += states
+            theirs += pickle.loads(states)
             ranks.append(r)
         ranks = np.concatenate(ranks)
         order = np.argsort(ranks, kind="stable")
@@ -282,23 +338,36 @@ class _Worker:
         self.cands = spool = self._spool()
         cands, chunk = spool.items, spool.chunk
         index: list = []  # (fingerprints, positions) of each closed chunk of candidates
-        local: dict = {}
+        # Fingerprints of this level's candidates and of the states expanded so far: a
+        # successor that is one of those (a step back to its parent, most often) is counted
+        # and left out at once, as the one-process search does with its recent levels.
+        # At most a chunk's worth (or _RECENT) of them: past that the set starts afresh, and
+        # the owners dedupe what it no longer holds.
+        local: set = set()
+        remember = local.add
+        bound = min(chunk, _RECENT)
         generated = 0
         event = None
         buf: list = []
         emit = buf.append
         fast = self.incremental and plain and not action_props
         generated_by = self.generated_by
+        mid_states = model.mid_states
+        if mid_states is not None:
+            mid_states[0] = 0
         j = -1
         for j, (state, pfp) in enumerate(self.frontier):
             if stop is not None and j & 1023 == 1023 and stop.is_set():
                 spool.close()
                 self.cands = None
-                return generated, _ABANDONED, None
+                return generated, _ABANDONED, None, True
             if len(cands) >= chunk:
                 index.append(_claims(cands))
                 cands = spool.roll()
             r = ranks[j] << _IDX_BITS
+            if len(local) > bound:
+                local.clear()
+            remember(pfp)
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
@@ -312,6 +381,10 @@ class _Worker:
                                                     f"{where}.", ("action", where)),
                                (level, pfp, None, None))
                 break
+            mid = 0
+            if mid_states is not None:  # A \cdot B's intermediate states count as generated
+                mid, mid_states[0] = mid_states[0], 0
+                generated += mid
             if fast:  # the default: fingerprints of the whole expansion at once
                 # Successors claimed here already are left out early, only counted; the
                 # positions of the others keep their order, which is all a position is for.
@@ -320,9 +393,9 @@ class _Worker:
                 generated += count
                 for idx, fp in enumerate(fps):
                     if fp not in local:
-                        local[fp] = len(cands)
+                        remember(fp)
                         cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
-                if not count and model.check_deadlock:
+                if not count and not mid and model.check_deadlock:
                     event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                     break
                 continue
@@ -345,7 +418,7 @@ class _Worker:
                 if in_model:
                     fp = key_of(succ)
                     if fp not in local:
-                        local[fp] = len(cands)
+                        remember(fp)
                         cands.append((fp, pos, succ, pfp, ai, j))
                 else:
                     bad = _check_invariants(model, succ)
@@ -366,7 +439,7 @@ class _Worker:
                     break
             if event is not None:
                 break
-            if idx == 0 and model.check_deadlock:
+            if idx == 0 and not mid and model.check_deadlock:
                 event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                 break
         self.expanded = j + 1
@@ -377,49 +450,104 @@ class _Worker:
         self.cand_keys = keys
         owners = (fps >> np.uint64(32)) % np.uint64(self.n)
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
-        return generated, event, [(fps[i], keys[i]) for i in self.claim_index]
+        return (generated, event, [(fps[i], keys[i]) for i in self.claim_index],
+                not self.cands.on_disk)
 
-    def decide(self, fps, keys):
-        """Phase 2 (as an owner): which claims win a fingerprint never seen before."""
-        mask = np.zeros(len(fps), dtype=bool)
+    def decide(self, fps, keys, counts, balance: bool):
+        """Phase 2 (as an owner): of the claims of each fingerprint never seen before, the one
+        with the least position records how the state was reached (its parent link and
+        action), and one claim, of the worker that keeps and expands the state, is kept. With
+        `balance`, the keepers even out the workers' shares of the next level among the
+        fingerprints claimed by several (otherwise the first claim keeps too).
+        `counts`: how many of the claims each worker sent, in worker order. Returns, per claim,
+        (link?, keep?) and the least position of each kept claim's fingerprint, in claim
+        order."""
+        link = np.zeros(len(fps), dtype=bool)
+        keep = np.zeros(len(fps), dtype=bool)
         if not len(fps):
-            return mask
-        order = np.lexsort((keys, fps))
-        sorted_fps = fps[order]
+            return link, keep, np.zeros(0, dtype=np.int64)
+        who = np.repeat(np.arange(self.n, dtype=np.int64), counts)
+        order = np.lexsort((keys, who, fps))  # by fingerprint, then worker, then position
+        sfps, swho, skeys = fps[order], who[order], keys[order]
         first = np.ones(len(order), dtype=bool)
-        first[1:] = sorted_fps[1:] != sorted_fps[:-1]
-        winners = order[first]
-        new = self.table.add_batch(fps[winners])
-        mask[winners[new]] = True
-        return mask
+        first[1:] = sfps[1:] != sfps[:-1]
+        starts = np.flatnonzero(first)
+        sizes = np.diff(np.append(starts, len(order)))
+        least = np.minimum.reduceat(skeys, starts)
+        new = self.table.add_batch(sfps[starts])
+        fresh = np.repeat(new, sizes)
+        is_least = (skeys == np.repeat(least, sizes)) & fresh
+        link[order[is_least]] = True
+        keeper = swho[is_least]  # the first claim's worker, per new fingerprint
+        if balance and 1 < self.n <= 64:
+            claimants = np.bitwise_or.reduceat(np.left_shift(np.uint64(1),
+                                                             swho.astype(np.uint64)), starts)
+            keeper = _keepers(claimants[new], keeper, self.n)
+        # The kept claim: the keeper's first (least position) claim of the fingerprint.
+        keepers = np.full(len(starts), -1, dtype=np.int64)
+        keepers[new] = keeper
+        mine = np.ones(len(order), dtype=bool)
+        mine[1:] = first[1:] | (swho[1:] != swho[:-1])
+        is_kept = mine & (swho == np.repeat(keepers, sizes))
+        keep[order[is_kept]] = True
+        positions = np.zeros(len(fps), dtype=np.int64)
+        positions[order[is_kept]] = np.repeat(least, sizes)[is_kept]
+        return link, keep, positions[keep]
 
-    def commit(self, masks):
-        """Phase 3: keep the successors this worker won; check invariants on them."""
-        won = np.sort(np.concatenate([idx[m] for idx, m in zip(self.claim_index, masks,
-                                                                   strict=True)]))
+    def commit(self, answers):
+        """Phase 3: record how the new states this worker reached first were reached; keep
+        the new states it was given, in rank order, and check the invariants on them.
+        `answers`: (link?, keep?, least positions of the kept) per owner, as decide gives."""
+        index = self.claim_index
+        linked = np.sort(np.concatenate([i[a[0]] for i, a in zip(index, answers,
+                                                                  strict=True)]))
+        kept = np.concatenate([i[a[1]] for i, a in zip(index, answers, strict=True)])
+        keys = np.concatenate([a[2] for a in answers])
+        ranked = np.argsort(keys, kind="stable")
+        kept, keys = kept[ranked], keys[ranked]
         model = self.model
         nxt = self.level + 1
-        frontier = self._spool() if self.carry is None else self.carry
-        self.carry = self.carry_ranks = None
-        items, chunk = frontier.items, frontier.chunk
-        keys = self.cand_keys[won]
-        event = None
-        checks = bool(model.invariants)
-        coverage, add_link, keep = self.coverage, self.links.add, items.append
-        parents = []  # the frontier index of each won successor's parent
-        for fp, pos, succ, pfp, ai, j in self.cands.pick(won.tolist()):
-            if len(items) >= chunk:
-                items = frontier.roll()
-                keep = items.append
+        coverage, add_link = self.coverage, self.links.add
+        parents = []  # the frontier index of each linked successor's parent
+        # Mostly a state is kept where it was reached first: one pass does both then.
+        flags = np.zeros(len(self.cand_keys), dtype=np.int8)
+        flags[kept] = 1
+        only_linked = linked[flags[linked] == 0]
+        flags[linked] = 2
+        linked_too = (flags[kept] == 2).tolist()
+        for fp, _, _, pfp, ai, j in self.cands.pick(only_linked.tolist()):
             parents.append(j)
             coverage[ai][0] += 1
             add_link(nxt, fp, pfp, ai)
+        frontier = self._spool() if self.carry is None else self.carry
+        self.carry = self.carry_ranks = None
+        items, chunk = frontier.items, frontier.chunk
+        event = None
+        checks = bool(model.invariants)
+        # A successor's parent satisfied the invariants: with the level in memory, only what
+        # the successor changed is checked again (engine.explore does the same).
+        level = self.frontier.items if model.step_invariants and not self.frontier.chunks \
+            else None
+        keep = items.append
+        # Kept claims come in rank order, which is claim order unless a claim was kept
+        # for a fingerprint another worker reached first (never with candidates on disk).
+        cands = self.cands.pick(kept.tolist()) if self.cands.on_disk else \
+            map(self.cands.flat().__getitem__, kept.tolist())
+        for (fp, _, succ, pfp, ai, j), pos, both in zip(cands, keys.tolist(), linked_too,
+                                                        strict=True):
+            if len(items) >= chunk:
+                items = frontier.roll()
+                keep = items.append
+            if both:
+                parents.append(j)
+                coverage[ai][0] += 1
+                add_link(nxt, fp, pfp, ai)
             keep((succ, fp))
             if checks and event is None:
-                bad = _check_invariants(model, succ)
-                if bad is not None:
+                bad = _check_invariants(model, succ, None if level is None else level[j][0])
+                if bad is not None:  # the trace goes to fp through its parent link
                     event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
-                             (self.level, pfp, ai, fp))
+                             (self.level, None, None, fp))
         self.cands.close()
         self.cands = self.cand_keys = None
         self._replace_frontier(frontier)
@@ -568,6 +696,8 @@ class _Coordinator:
             if plan is not None and plan.written:
                 result.checkpoint = plan.written[-1]
         finally:
+            if self.model.watch_search:
+                self.model.watch_search(None)
             if self.pauses is not None:
                 self.pauses.close()
             for c in self.conns:
@@ -611,6 +741,8 @@ class _Coordinator:
 
     def _search(self) -> Result:
         model = self.model
+        if model.watch_search:  # the initial states are evaluated here
+            model.watch_search(_no_counts)
         for c in self.conns:
             self._receive(c)  # "ready": the model was rebuilt
         plan = self.search.checkpoint
@@ -675,24 +807,30 @@ class _Coordinator:
             if pauses is not None and pauses.due():
                 self._snapshot(generated, distinct, depth, level, outdeg)
             expanded = self._all("expand", [()] * self.n)
-            if any(e == _ABANDONED for _, e, _ in expanded):
+            if any(e == _ABANDONED for _, e, _, _ in expanded):
                 self._all("rollback", [()] * self.n)  # back to the level's start
                 self._snapshot(generated, distinct, depth, level, outdeg)
-            events = [e for _, e, _ in expanded if e is not None]
-            generated += sum(g for g, _, _ in expanded)
-            # Route the claims to their owners, and the owners' answers back.
+            events = [e for _, e, _, _ in expanded if e is not None]
+            generated += sum(g for g, _, _, _ in expanded)
+            # Route the claims to their owners, and the owners' answers back. Keepers are
+            # chosen to even out the next level unless candidates went to disk.
+            balance = all(in_memory for _, _, _, in_memory in expanded)
             answers = self._all("decide", [
-                (np.concatenate([claims[o][0] for _, _, claims in expanded]),
-                 np.concatenate([claims[o][1] for _, _, claims in expanded]))
+                (np.concatenate([claims[o][0] for _, _, claims, _ in expanded]),
+                 np.concatenate([claims[o][1] for _, _, claims, _ in expanded]),
+                 [len(claims[o][0]) for _, _, claims, _ in expanded], balance)
                 for o in range(self.n)])
-            masks = [[None] * self.n for _ in range(self.n)]  # [worker][owner]
-            for o, mask in enumerate(answers):
-                at = 0
-                for w, (_, _, claims) in enumerate(expanded):
+            parts = [[None] * self.n for _ in range(self.n)]  # [worker][owner]
+            for o, (link, keep, positions) in enumerate(answers):
+                at = kat = 0
+                for w, (_, _, claims, _) in enumerate(expanded):
                     k = len(claims[o][0])
-                    masks[w][o] = mask[at:at + k]
+                    mask = keep[at:at + k]
+                    nk = int(np.count_nonzero(mask))
+                    parts[w][o] = (link[at:at + k], mask, positions[kat:kat + nk])
                     at += k
-            committed = self._all("commit", [(m,) for m in masks])
+                    kat += nk
+            committed = self._all("commit", [(p,) for p in parts])
             keys = [k for k, _, _ in committed]
             events += [e for _, e, _ in committed if e is not None]
             for _, _, fresh in committed:
@@ -819,7 +957,8 @@ class _Coordinator:
     def _violation(self, event, generated, distinct, depth, outdeg) -> Result:
         _, verdict, prop, message, error_at, (level, pfp, ai, fp) = event
         model = self.model
-        chain = self._chain(level, pfp)
+        # Without a parent: a new state of the next level, reached as its parent link says.
+        chain = self._chain(level, pfp) if pfp is not None else self._chain(level + 1, fp)
         exc = None
         if ai is not None:
             chain.append((fp, ai))

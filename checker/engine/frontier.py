@@ -213,6 +213,17 @@ class Spool:
     def __iter__(self):
         return chain.from_iterable(self.lists())
 
+    @property
+    def on_disk(self) -> bool:
+        """Whether some chunk went to a batch file."""
+        return any(type(part) is not list for part, _ in self.chunks)
+
+    def flat(self) -> list:
+        """All the items as one list, for reading in any order: only while none is on disk."""
+        if not self.chunks:
+            return self.items
+        return list(self)
+
     def pick(self, indices: list[int]):
         """The items at `indices` (ascending), in that order."""
         if not self.chunks:

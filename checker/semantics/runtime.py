@@ -218,7 +218,9 @@ def diff(a, b):
 def subseteq(a, b):
     if type(b) is frozenset and type(a) is frozenset:
         if a <= b:
-            # Python's <= equates TRUE with 1 (see values.has): the shapes must agree too.
+            # Python's <= equates TRUE with 1 (see values.has): the kinds must agree too.
+            if _element_types(a) <= _element_types(b) and not _mistakable(b):
+                return True
             return _shape(a)[1] <= _shape(b)[1] or all(member(x, b) for x in a)
         for x in a - b:  # TLC compares each element with b's: kinds must agree
             member(x, b)
@@ -567,9 +569,11 @@ def member(x, s) -> bool:
 def member_k(x, s, shape) -> bool:
     """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
     if x in s:
-        if type(s) is not frozenset or _unmistakable(x) or shape in _shape(s)[1]:
+        if (type(s) is not frozenset or _unmistakable(x)
+                or (_plain_shape(shape) and type(x) in set(map(type, s)))
+                or shape in _shape(s)[1]):
             return True
-        _check_kinds(x, s, shape)
+        _check_kinds(x, s, shape, exact=True)
         return False
     if type(s) is frozenset and s:
         _check_kinds(x, s, shape)
@@ -602,11 +606,77 @@ def _found_same_kind(x, s: frozenset) -> bool:
             return True
         shape = _KIND_OF[t]
     else:
+        if t in _element_types(s) and not _mistakable(s):
+            return True
         shape = _shape(x)
     if shape in _shape(s)[1]:
         return True
-    _check_kinds(x, s, shape)
+    _check_kinds(x, s, shape, exact=True)
     return False
+
+
+def _plain_shape(shape) -> bool:
+    """Does a constant's shape hold no integer and no Boolean? Then a Python-equal value of
+    the same type is of the same kind throughout (strings and model values equal only their
+    own kind). Remembered per shape object: the compiler's constants."""
+    plain = _PLAIN.get(id(shape))
+    if plain is None:
+        if len(_PLAIN) > 20_000:
+            _PLAIN.clear()
+            _KEEP.clear()
+        _KEEP.append(shape)  # keeps the id from being reused
+        plain = _PLAIN[id(shape)] = not _has_number_or_boolean(shape)
+    return plain
+
+
+_PLAIN: dict = {}
+_KEEP: list = []  # cleared with _PLAIN
+
+
+def _loose_shapes(s: frozenset) -> frozenset:
+    """The shapes of s's elements, also remembered by value: sets equal to one seen before
+    (a message set rebuilt in every state) cost a look-up. By value {1} finds {TRUE}'s
+    shapes, so this serves only to rule kinds safe: anything else ends in the exact walk."""
+    last = _LAST_SET
+    if last[0] is s:
+        return last[1][1]
+    shapes = _LOOSE.get(s)
+    if shapes is None:
+        shapes = _shape(s)[1]
+        if len(_LOOSE) > 20_000:
+            _LOOSE.clear()
+        _LOOSE[s] = shapes
+    return shapes
+
+
+_LOOSE: dict = {}  # set -> the shapes of its elements (by value: see _loose_shapes)
+
+
+def _mistakable(s: frozenset) -> bool:
+    """Could a value equal (in Python) to an element of s differ from it in kind inside? Only
+    where s holds an integer or a Boolean somewhere: other scalars equal only their own kind,
+    so a set Python-equal to s answers the same (a value of another kind at the top, a tuple
+    for a function, is told by its type)."""
+    shapes = _loose_shapes(s)  # Python-equal sets agree on this (see the docstring)
+    risky = _MISTAKABLE.get(shapes)
+    if risky is None:
+        if len(_MISTAKABLE) > 20_000:
+            _MISTAKABLE.clear()
+        risky = _MISTAKABLE[shapes] = any(_has_number_or_boolean(x) for x in shapes)
+    return risky
+
+
+def _has_number_or_boolean(shape) -> bool:
+    if shape == "integer" or shape == "boolean":
+        return True
+    if type(shape) is tuple:
+        return any(_has_number_or_boolean(x) for x in shape[1:])
+    if type(shape) is frozenset:
+        return any(_has_number_or_boolean(x) for x in shape)
+    return False
+
+
+_MISTAKABLE: dict = {}  # the shapes of a set's elements -> _mistakable
 
 
 def _element_types(s: frozenset) -> frozenset:
@@ -627,10 +697,11 @@ _TYPES: dict = {}  # id(set) -> (the set, the types of its elements)
 KIND_CHECK[0] = _found_same_kind
 
 
-def _check_kinds(x, s: frozenset, shape=None) -> None:
+def _check_kinds(x, s: frozenset, shape=None, exact: bool = False) -> None:
     """TLC's error if x cannot be compared with some element of s (TLC compares x with the
-    elements in order). `shape` is x's, when known."""
-    shapes = _shape(s)[1]
+    elements in order). `shape` is x's, when known; `exact`: s's shapes by identity (x was
+    found in s by Python, so s may be the very set whose loose shapes would mislead)."""
+    shapes = _shape(s)[1] if exact else _loose_shapes(s)
     if shape is None:
         shape = _shape(x)
     if len(shapes) == 1 and shape in shapes:

@@ -42,6 +42,7 @@ from .values import (
     remember_interval,
     show,
     tlc_key,
+    unmistakable,
 )
 
 __all__ = [
@@ -263,7 +264,6 @@ def interval(a, b):
                 SMALL_INTERVALS.clear()
             SMALL_INTERVALS[key] = s
     return s
-
 
 
 _LAZY_INTERVAL = 100_000  # longer intervals stay lazy (membership, cardinality, iteration)
@@ -569,12 +569,7 @@ def member(x, s) -> bool:
 def member_k(x, s, shape) -> bool:
     """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
     if x in s:
-        if (type(s) is not frozenset or _unmistakable(x)
-                or (_plain_shape(shape) and type(x) in set(map(type, s)))
-                or shape in _shape(s)[1]):
-            return True
-        _check_kinds(x, s, shape, exact=True)
-        return False
+        return type(s) is not frozenset or unmistakable(x) or _found_same_kind(x, s, shape)
     if type(s) is frozenset and s:
         _check_kinds(x, s, shape)
     return False
@@ -590,15 +585,10 @@ def not_member(x, s) -> bool:
     return not member(x, s)
 
 
-def _unmistakable(x) -> bool:
-    """Is x equal (in Python) only to values of its own kind? (See values.has.)"""
-    t = type(x)
-    return t is str or t is ModelValue or (t is int and not 0 <= x <= 1)
-
-
-def _found_same_kind(x, s: frozenset) -> bool:
+def _found_same_kind(x, s: frozenset, shape=None) -> bool:
     """x, which Python found in s, is an element of s in TLC's sense: an element has x's
-    shape. Else TLC's error when x cannot be compared with the elements, or not a member."""
+    shape (given for a constant x). Else TLC's error when x cannot be compared with the
+    elements, or not a member."""
     t = type(x)
     if t is int or t is bool:  # found an int or a Boolean: which one did Python find?
         kinds = _element_types(s)
@@ -606,31 +596,32 @@ def _found_same_kind(x, s: frozenset) -> bool:
             return True
         shape = _KIND_OF[t]
     else:
-        if t in _element_types(s) and not _mistakable(s):
+        if shape is not None and not _numeric(shape):
+            if t in set(map(type, s)):  # a constant's shape tells at once (see _numeric)
+                return True
+        elif t in _element_types(s) and not _mistakable(s):
             return True
-        shape = _shape(x)
+        if shape is None:
+            shape = _shape(x)
     if shape in _shape(s)[1]:
         return True
     _check_kinds(x, s, shape, exact=True)
     return False
 
 
-def _plain_shape(shape) -> bool:
-    """Does a constant's shape hold no integer and no Boolean? Then a Python-equal value of
-    the same type is of the same kind throughout (strings and model values equal only their
-    own kind). Remembered per shape object: the compiler's constants."""
-    plain = _PLAIN.get(id(shape))
-    if plain is None:
-        if len(_PLAIN) > 20_000:
-            _PLAIN.clear()
-            _KEEP.clear()
-        _KEEP.append(shape)  # keeps the id from being reused
-        plain = _PLAIN[id(shape)] = not _has_number_or_boolean(shape)
-    return plain
+def _numeric(shape) -> bool:
+    """Does a shape hold an integer or a Boolean anywhere? Only then can a Python-equal value
+    differ from it in kind inside (strings and model values equal only their own kind).
+    Remembered per shape: a program has few."""
+    known = _NUMERIC.get(shape)
+    if known is None:
+        if len(_NUMERIC) > 20_000:
+            _NUMERIC.clear()
+        known = _NUMERIC[shape] = _has_number_or_boolean(shape)
+    return known
 
 
-_PLAIN: dict = {}
-_KEEP: list = []  # cleared with _PLAIN
+_NUMERIC: dict = {}  # shape -> _numeric
 
 
 def _loose_shapes(s: frozenset) -> frozenset:
@@ -654,16 +645,10 @@ _LOOSE: dict = {}  # set -> the shapes of its elements (by value: see _loose_sha
 
 def _mistakable(s: frozenset) -> bool:
     """Could a value equal (in Python) to an element of s differ from it in kind inside? Only
-    where s holds an integer or a Boolean somewhere: other scalars equal only their own kind,
-    so a set Python-equal to s answers the same (a value of another kind at the top, a tuple
-    for a function, is told by its type)."""
-    shapes = _loose_shapes(s)  # Python-equal sets agree on this (see the docstring)
-    risky = _MISTAKABLE.get(shapes)
-    if risky is None:
-        if len(_MISTAKABLE) > 20_000:
-            _MISTAKABLE.clear()
-        risky = _MISTAKABLE[shapes] = any(_has_number_or_boolean(x) for x in shapes)
-    return risky
+    where s holds an integer or a Boolean somewhere (see _numeric), so a set Python-equal to
+    s answers the same (a value of another kind at the top, a tuple for a function, is told
+    by its type)."""
+    return any(map(_numeric, _loose_shapes(s)))
 
 
 def _has_number_or_boolean(shape) -> bool:
@@ -674,9 +659,6 @@ def _has_number_or_boolean(shape) -> bool:
     if type(shape) is frozenset:
         return any(_has_number_or_boolean(x) for x in shape)
     return False
-
-
-_MISTAKABLE: dict = {}  # the shapes of a set's elements -> _mistakable
 
 
 def _element_types(s: frozenset) -> frozenset:

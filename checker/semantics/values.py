@@ -194,13 +194,20 @@ def _first(kv):
 KIND_CHECK: list = [None]  # [f(x, s)]: x, found in the frozenset s, has an element's kind
 
 
+def unmistakable(x) -> bool:
+    """Is x equal (in Python) only to values of its own kind: a string, a model value, or an
+    integer other than 0 and 1?"""
+    t = type(x)
+    return t is str or t is ModelValue or (t is int and not 0 <= x <= 1)
+
+
 def has(s, x) -> bool:
     """x \\in s, kind for kind (see KIND_CHECK): a string, a model value or an integer other
     than 0 and 1 equals only values of its own kind, so only the others are checked."""
     if x in s:
         if type(s) is not frozenset:
             return True  # a lazy set's own test compares kinds
-        t = type(x)
+        t = type(x)  # unmistakable(x), inline: this runs for every membership test
         if t is str or t is ModelValue or (t is int and not 0 <= x <= 1):
             return True
         return KIND_CHECK[0](x, s)
@@ -214,14 +221,13 @@ def member_test(s):
     if type(s) is not frozenset:
         return s.__contains__
     kinds = frozenset(map(type, s))
-    if kinds <= _UNMISTAKABLE or (kinds == _INTS and 0 not in s and 1 not in s):
+    if all(map(unmistakable, s)):
         return s.__contains__  # an equal string, model value or other integer is one
     if kinds == _INTS or kinds == _BOOLS:
         return _OfKind(s, next(iter(kinds)))
     return _KindExact(s)
 
 
-_UNMISTAKABLE = frozenset((str, ModelValue))
 _INTS = frozenset((int,))
 _BOOLS = frozenset((bool,))
 

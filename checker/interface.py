@@ -56,6 +56,10 @@ class Model:
     # satisfied them all (a conjunct reading only variables s shares with p is skipped);
     # None: check successors with `invariants`.
     step_invariants: list[tuple[str, Callable]] | None = None
+    # Every invariant's verdict depends on the state alone (no TLCGet, Print or random
+    # choice), so a state outside the constraints, which TLC checks each time it is
+    # generated, can be remembered as checked once it satisfied them.
+    invariants_pure: bool = False
     # Put back what evaluation reads from the process rather than from the model (the intern
     # order that orders strings and model values, the spec's directory, the deadlock flag of
     # TLCGet("config"), the set-size bound): a process that built another model since must

@@ -102,6 +102,9 @@ def _young_gc_only():
             gc.enable()
 
 
+_OUTSIDE_LIMIT = 1 << 20  # states outside the constraints remembered as checked, at most
+
+
 class YoungCollector:
     """Collects young cyclic garbage now and then. A collection walks every object made since
     the last one, and most specs make no cycles at all: a collection that finds nothing
@@ -295,6 +298,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         expand = model.expand or (lambda s, out: None)
 
         constrained = bool(constraints or action_constraints)
+        # States outside the constraints that satisfied the invariants: generated again, they
+        # need no second check when the invariants read nothing but the state (and the key is
+        # the whole state's, not a VIEW's or a symmetry class's).
+        outside_ok: set = set()
+        remember_outside = constrained and model.invariants_pure and base_key is None
 
         def constrained_step(state, succ, key, action, level, acov, skey=None) -> bool:
             """TLC's order for a successor when constraints or action properties exist:
@@ -320,10 +328,20 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     new = True
                     if level + 1 > stats["depth"]:
                         stats["depth"] = level + 1
-            if new or not in_model:
+            if new:
                 check_invariants(succ_invariants, succ,
                                  _TraceTo(trace_to, key, level, action, succ),
                                  state if stepwise else None)
+            elif not in_model:  # TLC checks it each time it is generated
+                okey = skey if skey is not None else succ_key(succ) if keyed else succ
+                if okey not in outside_ok:
+                    check_invariants(succ_invariants, succ,
+                                     _TraceTo(trace_to, key, level, action, succ),
+                                     state if stepwise else None)
+                    if remember_outside:
+                        if len(outside_ok) >= _OUTSIDE_LIMIT:
+                            outside_ok.clear()
+                        outside_ok.add(okey)
             for name, pred in action_props:
                 try:
                     holds = pred(state, succ)

@@ -18,7 +18,7 @@ rarely repeat stops being remembered after a trial, so it costs nothing more tha
 """
 from __future__ import annotations
 
-from .values import Fn, LazySet
+from .values import LazySet, same_kinds
 
 _LIMIT = 1 << 16  # remembered calls per operator before its table starts afresh
 _TRIAL = 4096  # calls after which an operator whose calls rarely repeat is no longer memoised
@@ -60,21 +60,6 @@ def memoised(fn, name: str, namespace: dict):
 def _same(seen: tuple, args: tuple) -> bool:
     """Are Python-equal argument tuples the same TLA+ values?"""
     for a, b in zip(seen, args, strict=True):
-        if a is not b and not _strict(a, b):
+        if a is not b and not same_kinds(a, b):
             return False
-    return True
-
-
-def _strict(a, b) -> bool:
-    """Is a (Python-equal to b) the same TLA+ value as b, kind for kind?"""
-    if a is b:
-        return True
-    kind = type(a)
-    if kind is not type(b):
-        return False
-    if kind is tuple or kind is Fn:
-        return all(map(_strict, a, b))
-    if kind is frozenset:
-        mine = {e: e for e in b}
-        return all(_strict(e, mine[e]) for e in a)
     return True

@@ -17,7 +17,7 @@ from .analysis import mentions_prime, subscripted_action
 from .compiler import Compiler
 from .natives import STANDARD
 from .runtime import AssertFailure
-from .scope import NEXT, CompileError, Env
+from .scope import IMPURE, NEXT, READS, CompileError, Env
 from .values import (
     EvalError,
     Fn,
@@ -257,6 +257,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         return compiler.compile_predicate(e, denv, f"inv_{name}", True)
 
     invariants = [(n.name, pred(n.name, "invariant", n.span)) for n in cfg.invariants]
+    invariants_pure = all(not compiler.expr(*body_of(n.name))[1] & (IMPURE | READS)
+                          for n in cfg.invariants)
     # The same invariants for a successor of a state that satisfied them (see
     # compile_step_predicate): what its unchanged variables decide is not evaluated again.
     step_invariants = [(n.name, compiler.compile_step_predicate(*body_of(n.name),
@@ -279,6 +281,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         live_parts = []
         for kind, parts in _property_parts(translator, e, denv):
             if kind == "invariant":
+                invariants_pure = invariants_pure and not (
+                    compiler.expr(parts[0], parts[1])[1] & (IMPURE | READS))
                 invariants.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"prop_{n.name}", True)))
                 step_invariants.append((n.name, compiler.compile_step_predicate(
@@ -354,7 +358,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness,
-                  step_invariants=step_invariants,
+                  step_invariants=step_invariants, invariants_pure=invariants_pure,
                   activate=_activation(deadlock))
     postcondition = None
     if cfg.postcondition is not None:

@@ -40,6 +40,7 @@ from .values import (
     make_fn,
     ordered,
     remember_interval,
+    same_kinds,
     show,
     tlc_key,
     unmistakable,
@@ -418,7 +419,7 @@ def eq(a, b):
     if t is type(b):
         if a == b:
             if (a is b or (t is not tuple and t is not Fn and t is not frozenset)
-                    or _shape(a) == _shape(b)):
+                    or same_kinds(a, b)):
                 return True
             return _tlc_equals(a, b)  # <<1>> and <<TRUE>>: TLC's error at the first clash
         # Unequal: TLC compares the parts in order, so kinds may clash inside. Sequences and

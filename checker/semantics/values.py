@@ -201,6 +201,24 @@ def unmistakable(x) -> bool:
     return t is str or t is ModelValue or (t is int and not 0 <= x <= 1)
 
 
+def same_kinds(a, b) -> bool:
+    """For Python-equal a and b: are they the same TLA+ value, kind for kind? Python has
+    TRUE == 1; the walk stops at parts that are the same object, the common case."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is tuple or t is Fn:
+        return all(map(same_kinds, a, b))
+    if t is frozenset:
+        if not a:
+            return True
+        mine = {e: e for e in b}
+        return all([same_kinds(e, mine[e]) for e in a])
+    return True
+
+
 def has(s, x) -> bool:
     """x \\in s, kind for kind (see KIND_CHECK): a string, a model value or an integer other
     than 0 and 1 equals only values of its own kind, so only the others are checked."""

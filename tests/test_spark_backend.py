@@ -278,3 +278,41 @@ def test_packed_batches_give_back_the_states_and_keys_they_were_given():
     k = pickle.loads(pickle.dumps(Keys(keys)))
     assert len(k) == 4 and k.all() == keys and k.pick([3, 0]) == [b"\x02", b"\x01"]
     assert [k[i] for i in range(4)] == keys
+
+
+def _check_text(tmp_path, body: str, cfg: str, **kw):
+    (tmp_path / "M.tla").write_text(f"---- MODULE M ----\n{body}\n====\n")
+    (tmp_path / "M.cfg").write_text(cfg)
+    return check(tmp_path / "M.tla", tmp_path / "M.cfg", **kw)
+
+
+SPARK_OPTS = {"backend": "spark", "spark": {"partitions": 2, "driver_states": 0}}
+
+
+def test_spark_counts_the_states_action_composition_passes_through(spark_context, tmp_path):
+    """A \\cdot B's intermediate states count as generated, and a state whose composition
+    passed through some is no deadlock: the figures of the local engine (and TLC 2.20)."""
+    body = ("EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+            "A == x < 3 /\\ x' \\in {x + 1, x + 2} /\\ y' = y\n"
+            "B == x = 2 /\\ x' = x + 10 /\\ y' = y\nC == y' = y + 1 /\\ x' = x\n"
+            "Next == (A \\cdot B) \\/ (x < 3 /\\ x' = x + 1 /\\ y' = y) \\/ (A \\cdot B \\cdot C)")
+    o = _check_text(tmp_path, body, "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n", **SPARK_OPTS)
+    assert (o.verdict, o.distinct_states, o.states_generated, o.depth) == ("ok", 6, 16, 4)
+    stuck = ("EXTENDS Naturals\nVARIABLE x\nInit == x = 0\nA == x' = x + 1\n"
+             "B == x > 5 /\\ x' = x\nNext == A \\cdot B")
+    o = _check_text(tmp_path, stuck, "INIT Init\nNEXT Next\n", **SPARK_OPTS)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 1, 2)
+
+
+def test_tlcget_of_the_search_counts_is_refused_on_spark(spark_context, tmp_path):
+    body = ("EXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+            "Next == x < 3 /\\ x' = x + 1 /\\ TLCGet(\"level\") = x + 1\n"
+            "    /\\ (x = 2 => TLCGet(\"distinct\") > 0)")
+    cfg = "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n"
+    assert _check_text(tmp_path, body, cfg).verdict == "ok"  # TLCGet("level") works there
+    o = _check_text(tmp_path, body, cfg, **SPARK_OPTS)
+    assert o.verdict == "error" and o.trace_length == 3
+    assert o.message.startswith('TLCGet("distinct") is not supported during a search on Spark '
+                                '(--backend spark): its value would depend on how the '
+                                'partitions interleave; check this model with --backend local')
+    assert o.span is not None and o.span.line == 6

@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..interface import Model, Result
+from ..interface import EvalError, Model, Result
 
 
 @dataclass
@@ -35,6 +35,24 @@ class Search:
     frontier_states: int | None = None  # queued states kept in memory (local); None: all
     backend: str = "local"  # "spark": on Spark (see spark/), else local or workers
     spark: dict | None = None  # master, partitions, conf, driver_states (see spark/search.py)
+
+
+class CountsRefused:
+    """The search's counts as TLCGet reads them during a search spread over several processes:
+    a read is refused, since the values would depend on how the processes interleave (TLC's
+    do, with several workers). TLCGet("level") and TLCGet of a register are not affected.
+    `how`: the search, as the user asked for it; `instead`: the option that gives one process."""
+
+    def __init__(self, how: str, why: str, instead: str):
+        self.how, self.why, self.instead = how, why, instead
+
+    def __getitem__(self, key):
+        raise EvalError(f"TLCGet(\"{key}\") is not supported during a search {self.how}: "
+                        f"its value would depend on how {self.why} interleave; check this "
+                        f"model with {self.instead}")
+
+    def items(self):
+        self["stats"]
 
 
 def cores() -> int:

@@ -55,8 +55,9 @@ from ..engine.explore import (
 from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
-from ..interface import EVAL_ERRORS, EvalError, Model, Result, Step, step_of
+from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
 from ..verdicts import ERROR
+from . import CountsRefused
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
 # Automatic garbage collection is off in the workers, as in the local search (engine.explore).
@@ -101,22 +102,8 @@ def _event(order, stop: _Stop, where) -> tuple:
     return (order, stop.verdict, stop.prop, stop.message, stop.error_at, where)
 
 
-class _NoCounts:
-    """The search's counts as TLCGet reads them during a search in several processes: a
-    read is refused, since the values would depend on how the workers interleave (TLC's do,
-    with several workers). TLCGet("level") and TLCGet of a register are not affected."""
-
-    def __getitem__(self, key):
-        raise EvalError(f"TLCGet(\"{key}\") is not supported during a search with --workers: "
-                        f"its value would depend on how the workers interleave; check this "
-                        f"model with --workers 1")
-
-    def items(self):
-        self["stats"]
-
-
-def _no_counts() -> _NoCounts:
-    return _NoCounts()
+def _no_counts() -> CountsRefused:
+    return CountsRefused("with --workers", "the workers", "--workers 1")
 
 
 def _in_model(model: Model, state, succ) -> bool:

@@ -168,6 +168,10 @@ def expand(part: Part, env, parts: int) -> list:
     emit = buf.append
     frontier = part.frontier
     counts: list = []  # successors generated per expanded state
+    mid_states = model.mid_states
+    if mid_states is not None:
+        mid_states[0] = 0
+    mid = 0
     j = -1
     for j, (key, state, pfp) in enumerate(frontier):
         buf.clear()
@@ -183,10 +187,13 @@ def expand(part: Part, env, parts: int) -> list:
                      f"{error_message(e)}\nThe error occurred in action {where}.",
                      ("action", where), (level, pfp, None, None), partial)
             break
+        if mid_states is not None:  # A \cdot B's intermediate states count as generated
+            mid, mid_states[0] = mid_states[0], 0
+            generated += mid
         if fast:  # the default: fingerprints of the whole expansion at once
             succs, fps, ais, count = successor_keys(len(state))(state, pfp, buf, generated_by)
             generated += count
-            counts.append(count)
+            counts.append(count + mid)
             for idx, fp in enumerate(fps):
                 if fp not in seen:
                     seen.add(fp)
@@ -196,7 +203,7 @@ def expand(part: Part, env, parts: int) -> list:
                     c_parents.append(pfp)
                     c_actions.append(ais[idx])
                     c_js.append(j)
-            if not count and model.check_deadlock:
+            if not count and not mid and model.check_deadlock:
                 event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None), 0)
                 break
             continue
@@ -232,10 +239,10 @@ def expand(part: Part, env, parts: int) -> list:
                     break
             if event is not None:
                 break
-        counts.append(idx)
+        counts.append(idx + mid)
         if event is not None:
             break
-        if idx == 0 and model.check_deadlock:
+        if idx == 0 and not mid and model.check_deadlock:
             event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None), 0)
             break
     expanded = j + 1

@@ -149,6 +149,8 @@ class SparkSearch:
             if plan is not None and plan.written:
                 result.checkpoint = plan.written[-1]
         finally:
+            if self.model.watch_search:
+                self.model.watch_search(None)
             self.pauses.close()
             self._release()
         result.seconds = time.perf_counter() - started

@@ -134,6 +134,13 @@ def bundle(recipe) -> Bundle:
                   recipe.max_set_size)
 
 
+def spark_counts():
+    """What TLCGet reads for the search's counts on Spark: a refusal (see CountsRefused)."""
+    from .. import CountsRefused
+
+    return CountsRefused("on Spark (--backend spark)", "the partitions", "--backend local")
+
+
 class Env:
     """A model built from a Bundle, with the key function the search uses."""
 
@@ -143,6 +150,8 @@ class Env:
         self.model = model
         self.key_of = key_function(model.fingerprint)
         self.incremental = model.fingerprint is None
+        if model.watch_search:  # the counts are spread over the partitions
+            model.watch_search(spark_counts)
 
 
 _ENVS: dict = {}  # digest -> Env, in this Python worker

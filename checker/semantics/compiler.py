@@ -44,6 +44,7 @@ from .compile_names import NamesMixin
 from .constant_fold import ConstantFoldMixin
 from .runtime import B_VALUE
 from .scope import IMPURE, NEXT, READS, STATE, CompileError, Env, Frame, pyname
+from .share import share_within
 from .values import UNKNOWN
 
 
@@ -155,7 +156,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
     def _define(self, src: str, name: str):
         fname = name if name.isidentifier() and name not in self.g else pyname(
             "f", name, next(self._counter))
-        code = src.replace("{name}", fname)
+        code = share_within(src.replace("{name}", fname), self.g)
         try:
             exec(compile(code, f"<kipcheck:{fname}>", "exec"), self.g)  # noqa: S102
         except SyntaxError as err:  # pragma: no cover - a compiler bug

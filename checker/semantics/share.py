@@ -153,3 +153,169 @@ def _typed(v, budget):
         parts = [_typed(x, budget) for x in v]
         return None if None in parts else ("set", frozenset(parts))
     return None
+
+
+# -- within one expression: each repeated pure expression evaluated once per evaluation ------
+_BOUND_RE = re.compile(r"v\d+_\w*$")  # the Python names of TLA+ bound names (scope.pyname)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def share_within(src: str, constants: dict) -> str:
+    """`src`, a generated function whose body is `return EXPR` on one line (an operator, an
+    invariant, a predicate), with each pure call that EXPR repeats evaluated once: its first
+    evaluation is remembered (`(_dN := app(s[2], v_i))`) and a later occurrence reads it back
+    where the first one has surely been evaluated on the way there (`A and B` reads in B what A
+    evaluated; a quantifier's body reads per element what it evaluated for that element).
+    Bound names are unique per binding, so an expression over them means one value wherever
+    the name is visible. Evaluation order and errors are as before: nothing is evaluated
+    earlier or more often, only later occurrences are skipped."""
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:  # pragma: no cover - generated code parses
+        return src
+    func = tree.body[0]
+    if (not isinstance(func, ast.FunctionDef) or len(func.body) != 1
+            or not isinstance(func.body[0], ast.Return) or func.body[0].value is None):
+        return src
+    expr = func.body[0].value
+    if expr.lineno != expr.end_lineno:
+        return src
+    params = {a.arg for a in func.args.args}
+    counts: dict = {}
+    _count_within(expr, constants, params, counts)
+    repeated = {k for k, n in counts.items() if n > 1}
+    if not repeated:
+        return src
+    sharer = _Within(constants, params, repeated)
+    new = sharer.walk(expr, {}, True)
+    if not sharer.used:
+        return src
+    new = sharer.unbind_unread(new)
+    lines = src.split("\n")
+    i = expr.lineno - 1
+    line = lines[i]
+    lines[i] = line[:expr.col_offset] + ast.unparse(new) + line[expr.end_col_offset:]
+    return "\n".join(lines)
+
+
+def _within_key(node, constants, params):
+    """_key, also over bound names and the function's parameters."""
+    if isinstance(node, ast.Name) and (_BOUND_RE.match(node.id) or node.id in params) \
+            and node.id not in ("s", "t"):
+        return ("bound", node.id)
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in PURE or node.keywords:
+            return None
+        args = []
+        for a in node.args:
+            k = _within_key(a, constants, params)
+            if k is None:
+                return None
+            args.append(k)
+        return ("call", node.func.id, tuple(args))
+    if isinstance(node, ast.Subscript):
+        if (isinstance(node.value, ast.Name) and node.value.id in ("s", "t")
+                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
+            return ("var", node.value.id, node.slice.value)
+        return None
+    if isinstance(node, ast.Tuple):
+        parts = [_within_key(x, constants, params) for x in node.elts]
+        return None if None in parts else ("tuple", tuple(parts))
+    return _key(node, constants)
+
+
+def _count_within(node, constants, params, counts) -> None:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.Call):
+            k = _within_key(child, constants, params)
+            if k is not None:
+                counts[k] = counts.get(k, 0) + 1
+        _count_within(child, constants, params, counts)
+
+
+class _Within:
+    """The rewriting walk of share_within. `avail` maps the keys surely evaluated on every
+    path to here to (name, stable): a name assigned at the top of a function or lambda holds
+    one value for the whole call, so a lambda (which may run later) or a comprehension may
+    read it; one assigned inside a comprehension changes with each element, so it is read
+    only within the same element."""
+
+    def __init__(self, constants, params, repeated):
+        self.constants, self.params, self.repeated = constants, params, repeated
+        self.read: set = set()
+        self.names = 0
+
+    @property
+    def used(self) -> bool:
+        return bool(self.read)
+
+    def walk(self, node, avail: dict, bind: bool, in_comp: bool = False):
+        """node rewritten; `avail` updated with what is surely evaluated after it. `bind`:
+        a name may be assigned here (not in a comprehension's iterable, where Python forbids
+        `:=`); `in_comp`: inside a comprehension of the current function or lambda."""
+        k = None
+        if isinstance(node, ast.Call):
+            k = _within_key(node, self.constants, self.params)
+            if k is not None and k in avail:
+                name = avail[k][0]
+                self.read.add(name)
+                return ast.Name(name, ast.Load())
+        t = type(node)
+        if t is ast.BoolOp:  # later operands run only after the earlier ones
+            node.values[0] = self.walk(node.values[0], avail, bind, in_comp)
+            inner = dict(avail)
+            for i in range(1, len(node.values)):
+                node.values[i] = self.walk(node.values[i], inner, bind, in_comp)
+        elif t is ast.IfExp:
+            node.test = self.walk(node.test, avail, bind, in_comp)
+            node.body = self.walk(node.body, dict(avail), bind, in_comp)
+            node.orelse = self.walk(node.orelse, dict(avail), bind, in_comp)
+        elif t is ast.Compare:  # a chain stops at its first false comparison
+            node.left = self.walk(node.left, avail, bind, in_comp)
+            node.comparators[0] = self.walk(node.comparators[0], avail, bind, in_comp)
+            inner = dict(avail)
+            for i in range(1, len(node.comparators)):
+                node.comparators[i] = self.walk(node.comparators[i], inner, bind, in_comp)
+        elif t is ast.Lambda:  # its own scope, maybe called later: only stable names
+            node.body = self.walk(node.body, _stable(avail), True, False)
+        elif t in _COMPREHENSIONS:
+            gens = node.generators
+            gens[0].iter = self.walk(gens[0].iter, avail, False, in_comp)
+            inner = _stable(avail)
+            for i, g in enumerate(gens):
+                if i:
+                    g.iter = self.walk(g.iter, inner, False, True)
+                g.ifs = [self.walk(c, inner, bind, True) for c in g.ifs]
+            if t is ast.DictComp:
+                node.key = self.walk(node.key, inner, bind, True)
+                node.value = self.walk(node.value, inner, bind, True)
+            else:
+                node.elt = self.walk(node.elt, inner, bind, True)
+        else:  # every part is evaluated, in order
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, ast.AST):
+                    setattr(node, field, self.walk(value, avail, bind, in_comp))
+                elif isinstance(value, list):
+                    setattr(node, field, [self.walk(x, avail, bind, in_comp)
+                                          if isinstance(x, ast.AST) else x for x in value])
+        if k is not None and k in self.repeated and bind:
+            name = f"_d{self.names}"
+            self.names += 1
+            avail[k] = (name, not in_comp)
+            return ast.NamedExpr(ast.Name(name, ast.Store()), node)
+        return node
+
+    def unbind_unread(self, node):
+        """Drop the assignments whose name is never read back."""
+        read = self.read
+
+        class Unbind(ast.NodeTransformer):
+            def visit_NamedExpr(self, n):
+                self.generic_visit(n)
+                return n if n.target.id in read else n.value
+
+        return Unbind().visit(node)
+
+
+def _stable(avail: dict) -> dict:
+    return {k: v for k, v in avail.items() if v[1]}

@@ -95,3 +95,20 @@ def test_a_boolean_variable_set_to_1_fails_typeok(tmp_path):
     (tmp_path / "B.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT TypeOK\n")
     o = check(tmp_path / "B.tla", tmp_path / "B.cfg", deadlock=False)
     assert (o.verdict, o.exit_code, o.distinct_states, len(o.trace)) == ("error", 75, 3, 3)
+
+
+# Known limitation, kept visible: the visited store's by-value tables take Python's == for
+# TLA+ equality, so two states that differ only in TRUE against 1 at the same place (or in a
+# record against the pair of its keys and values) are taken for one. TLC 2.18 counts them
+# apart. Telling them apart costs 30-80 % of the search time with today's representation of
+# values (measured); this test flips when the store becomes kind-exact.
+@pytest.mark.xfail(strict=True, reason="the visited store identifies Python-equal values")
+def test_states_that_differ_only_in_kind_are_counted_apart(tmp_path):
+    (tmp_path / "K.tla").write_text(
+        "---- MODULE K ----\nEXTENDS Naturals\nVARIABLE x, y\nInit == x = 0 /\\ y = 0\n"
+        "Next == /\\ y < 2\n        /\\ y' = y + 1\n"
+        "        /\\ \\/ x' = 1\n           \\/ x' = TRUE\n"
+        "           \\/ x' = << <<\"a\">>, <<1>> >>\n           \\/ x' = [a |-> 1]\n====\n")
+    (tmp_path / "K.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(tmp_path / "K.tla", tmp_path / "K.cfg")
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 9, 21)

@@ -544,11 +544,22 @@ def _shape(v):
         shape = hit[1]
     else:
         if len(_SHAPES) > 20_000:
-            _SHAPES.clear()
+            _trim(_SHAPES, lambda e: len(e[0]))
         shape = ("set", frozenset([_shape(x) for x in v]))
         _SHAPES[id(v)] = (v, shape)
     last[0], last[1] = v, shape
     return shape
+
+
+def _trim(table: dict, size) -> None:
+    """Empty a full table of sets, but keep what large sets cost: they are few (constants
+    such as a type's set of functions, tested in every state) and walking one again costs
+    thousands of times more than a small one. `size(entry)` is its set's size; None: the
+    keys are the sets."""
+    big = {k: e for k, e in table.items() if (len(k) if size is None else size(e)) >= 256}
+    table.clear()
+    if len(big) <= 1_000:
+        table.update(big)
 
 
 # id(set) -> (the set, its shape): by identity, since by value {1} would find {TRUE}'s.
@@ -632,11 +643,16 @@ def _loose_shapes(s: frozenset) -> frozenset:
     last = _LAST_SET
     if last[0] is s:
         return last[1][1]
+    hit = _SHAPES.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1][1]
+    if len(s) >= 256:  # comparing it with an equal set costs more than its shape, once
+        return _shape(s)[1]
     shapes = _LOOSE.get(s)
     if shapes is None:
         shapes = _shape(s)[1]
         if len(_LOOSE) > 20_000:
-            _LOOSE.clear()
+            _trim(_LOOSE, None)
         _LOOSE[s] = shapes
     return shapes
 
@@ -668,7 +684,7 @@ def _element_types(s: frozenset) -> frozenset:
     if hit is not None and hit[0] is s:
         return hit[1]
     if len(_TYPES) > 20_000:
-        _TYPES.clear()
+        _trim(_TYPES, lambda e: len(e[0]))
     kinds = frozenset(map(type, s))
     _TYPES[id(s)] = (s, kinds)
     return kinds

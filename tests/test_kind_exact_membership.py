@@ -112,3 +112,27 @@ def test_states_that_differ_only_in_kind_are_counted_apart(tmp_path):
     (tmp_path / "K.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     o = check(tmp_path / "K.tla", tmp_path / "K.cfg")
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 9, 21)
+
+
+# x \in DOMAIN f is tested on f without building its domain; the answers and TLC's errors
+# stay those of the general test (each checked against the code before the change).
+@pytest.mark.parametrize("expr, verdict, message", [
+    ("2 \\in DOMAIN <<5, 6>>", "ok", None),
+    ("3 \\notin DOMAIN <<5, 6>>", "ok", None),
+    ("\"a\" \\in DOMAIN [a |-> 1]", "ok", None),
+    ("TRUE \\in DOMAIN <<1, 2>>", "error",
+     "Attempted to check equality of integer 1 with non-integer"),
+    ("\"a\" \\in DOMAIN [i \\in 1..2 |-> 0]", "error",
+     "Attempted to check equality of integer 1 with non-integer"),
+    ("1 \\in DOMAIN [b \\in BOOLEAN |-> 0]", "error",
+     "Attempted to compare equality of boolean FALSE with non-boolean"),
+])
+def test_membership_in_a_domain(tmp_path, expr, verdict, message):
+    (tmp_path / "D.tla").write_text(
+        "---- MODULE D ----\nEXTENDS Naturals, Sequences\nVARIABLE x\nInit == x = 0\n"
+        f"Next == UNCHANGED x /\\ {expr}\n====\n")
+    (tmp_path / "D.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(tmp_path / "D.tla", tmp_path / "D.cfg")
+    assert o.verdict == verdict
+    if message:
+        assert o.message.startswith(message)

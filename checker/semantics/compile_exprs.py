@@ -399,6 +399,10 @@ class ExprsMixin:
             neg = "not_" if op == "\\notin" else ""
             if self._plain_membership(c[0], c[1]):
                 return f"({c[0]} {'not in' if neg else 'in'} {c[1]})", flags
+            d = args[1]
+            if type(d) is ast.OpApp and d.op == "DOMAIN" and c[1].startswith("domain("):
+                # x \in DOMAIN f: tested on f, without building its domain
+                return f"{'not ' if neg else ''}in_domain({c[0]}, {c[1][7:-1]})", flags
             if parts[0][1] == 0 and c[0].isidentifier() and c[0] in self.g:
                 # A constant element: the shape its kind check needs is computed once.
                 shape = self.const_name(runtime.shape_of(self.g[c[0]]))

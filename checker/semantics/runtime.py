@@ -47,8 +47,8 @@ from .values import (
 )
 
 __all__ = [
-    "app", "app_n", "field", "except_", "domain", "setenum", "cup", "cap", "diff", "subseteq",
-    "card",
+    "app", "app_n", "field", "except_", "domain", "in_domain", "setenum", "cup", "cap", "diff",
+    "subseteq", "card",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
@@ -146,6 +146,18 @@ def except_(f, key, value):
     if f is UNKNOWN:
         raise UnknownUsed
     raise EvalError(f"Attempted to apply EXCEPT to a non-function\n{show(f)}")
+
+
+def in_domain(x, f) -> bool:
+    """x \\in DOMAIN f, without building the domain where the answer is plain: an integer
+    against a sequence, or a key that only equals its own kind found among a function's keys.
+    Anything else is the general test, with TLC's errors."""
+    t = type(f)
+    if t is tuple and type(x) is int:
+        return 0 < x <= len(f)
+    if t is Fn and unmistakable(x) and x in tuple.__getitem__(f, 0):
+        return True
+    return member(x, domain(f))
 
 
 def domain(f):

@@ -84,3 +84,9 @@ def test_nothing_changes_without_a_dominated_repeat():
     # the left operand of `or` always runs: the right one may read what it evaluated
     src = "def f(s, t):\n    return eq(app(s[0], 1), 2) or eq(app(s[0], 1), 3)\n"
     assert "or eq(_d0, 3)" in share_within(src, {})
+
+
+def test_a_lambda_with_a_state_of_its_own_reads_nothing_from_outside():
+    src = ("def f(s, t):\n    return eq(app(s[2], 1), 0) and "
+           "(lambda s, t, v1_x: app(s[2], 1))(s, t, 3)\n")
+    assert share_within(src, {}) == src

@@ -276,8 +276,11 @@ class _Within:
             inner = dict(avail)
             for i in range(1, len(node.comparators)):
                 node.comparators[i] = self.walk(node.comparators[i], inner, bind, in_comp)
-        elif t is ast.Lambda:  # its own scope, maybe called later: only stable names
-            node.body = self.walk(node.body, _stable(avail), True, False)
+        elif t is ast.Lambda:  # its own scope, maybe called later: only stable names, and
+            # none over the state if it takes a state of its own (an operator's lambda)
+            own = {a.arg for a in node.args.args} & {"s", "t"}
+            inner = {} if own else _stable(avail)
+            node.body = self.walk(node.body, inner, True, False)
         elif t in _COMPREHENSIONS:
             gens = node.generators
             gens[0].iter = self.walk(gens[0].iter, avail, False, in_comp)

@@ -242,6 +242,19 @@ StrayLogDeletedLive ==
         (alive[b] /\ ~LiveReplicaOf(p, b) /\ LogOnline(b, p))
             ~> (~alive[b] \/ LiveReplicaOf(p, b) \/ ~LogOnline(b, p))
 
+(* A replica is created: a running broker with every dir online eventually    *)
+(* holds a log of each partition it hosts ("Brokers / Replica management":     *)
+(* the broker selects a dir for a new replica, creates its log there and       *)
+(* tells the controller), or a dir fails, or the broker stops, or the replica  *)
+(* goes away.                                                                  *)
+ReplicaCreatedLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ online[b] = dirsOf[b] /\ LiveReplicaOf(p, b) /\ logs[b][p].cur = {})
+            ~> (\/ ~alive[b]
+                \/ online[b] # dirsOf[b]
+                \/ ~LiveReplicaOf(p, b)
+                \/ logs[b][p].cur # {})
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with

@@ -99,6 +99,7 @@ CONSTANTS
     BugDropFailedAssignment,    \* a failed AssignReplicasToDirs request is not retried
     BugIgnoreFutureDir,         \* rev-c: a metadata dir naming the future log is "corrected"
     BugPreselectOnDegradedBroker, \* rev-c: the only online dir of a multi-dir broker is pre-selected
+    BugWaitForAssignedDir,      \* a new replica is created only once the metadata names its dir
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -121,7 +122,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
-                       LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugWaitForAssignedDir, LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -453,8 +454,12 @@ Reconcile(b, p) ==
          \* KAFKA-16234: the broker re-created it in another dir.
          IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE) ELSE Keep
     ELSE IF md \in {UNASSIGNED, MIGRATING}
-    THEN \* not assigned: select a dir, create the log, tell the controller
-         IF mayCreate THEN CreateAt(online[b], TRUE) ELSE Keep
+    THEN \* not assigned: select a dir, create the log, tell the controller.
+         \* BugWaitForAssignedDir: the broker reads UNASSIGNED_DIR as "not placed
+         \* yet" and waits for the controller to name a dir, which waits for the
+         \* broker's assignment: the replica is never created.
+         IF mayCreate /\ ~(BugWaitForAssignedDir /\ md = UNASSIGNED)
+         THEN CreateAt(online[b], TRUE) ELSE Keep
     ELSE IF md \in online[b]
     THEN \* assigned to an online dir: create it there
          IF mayCreate THEN CreateAt({md}, FALSE) ELSE Keep

@@ -33,7 +33,7 @@ def test_every_property_has_a_variant_that_violates_it():
     checked = set(re.findall(r"^    (\w+)$", (ROOT / "invariants" /
                                               "KIP858_a_small_assign.cfg").read_text(), re.M))
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 14 and len(live) == 7
+    assert len(checked) == 14 and len(live) == 8
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
     assert checked - {"TypeOK"} <= violated
     assert live <= violated
@@ -53,7 +53,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     # revision b, or of revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 8
+    assert len(variants) == 9
     for e in variants:
         (bug,) = bugs_on(e)
         rev = constants(e)["Revision"].strip('"')
@@ -70,11 +70,32 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_ack_unsent", "FailedDirReplicasOfflineLive", 9),
     ("KIP858_live_bug_keep_future_on_delete", "StrayLogDeletedLive", 8),
     ("KIP858_live_bug_code_ignore_future_dir", "MetadataDirMatchesDiskLive", 14),
+    ("KIP858_live_bug_wait_for_assigned_dir", "ReplicaCreatedLive", 5),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
     o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
     assert (o.verdict, o.property, o.exit_code, o.trace_length) == ("property", prop, 13, length)
+
+
+def test_live_configurations_check_every_liveness_property():
+    # `live` and `live_rpc` are where every liveness property is known to hold
+    live = re.findall(r"^(\w+Live) ==", PROPS, re.M)
+    for e in ENTRIES:
+        if re.fullmatch(r"KIP858_[abc]_live(_rpc)?", e.name):
+            listed = re.findall(r"^    (\w+Live)$", e.config_path.read_text(), re.M)
+            assert listed == live, e.name
+
+
+def test_a_replica_the_broker_waits_to_see_placed_is_never_created():
+    # the controller waits for the broker's assignment, the broker for the controller's dir:
+    # the partition is created, applied (nothing done), and the broker idles for ever
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_wait_for_assigned_dir")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "ReplicaCreatedLive", 13)
+    assert [s.name for s in o.trace] == [None, "Heartbeat", "CreatePartition", "BrokerApplyDelta",
+                                         "HeartbeatResponse"]
+    assert (o.loop, o.loop_step) == (4, None)  # the last state stutters for ever
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():

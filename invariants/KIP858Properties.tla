@@ -255,6 +255,16 @@ ReplicaCreatedLive ==
                 \/ ~LiveReplicaOf(p, b)
                 \/ logs[b][p].cur # {})
 
+(* A leader is elected: a live partition without a leader but with an ISR     *)
+(* member the controller may elect (unfenced, its dir not known offline)       *)
+(* eventually has a leader, or loses every such member, or goes away.          *)
+HasEligibleIsrMember(p) == \E b \in part[p].isr : Eligible(p, b)
+
+LeaderElectedLive ==
+    \A p \in Partitions :
+        (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleIsrMember(p))
+            ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleIsrMember(p))
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with

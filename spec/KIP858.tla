@@ -100,6 +100,7 @@ CONSTANTS
     BugIgnoreFutureDir,         \* rev-c: a metadata dir naming the future log is "corrected"
     BugPreselectOnDegradedBroker, \* rev-c: the only online dir of a multi-dir broker is pre-selected
     BugWaitForAssignedDir,      \* a new replica is created only once the metadata names its dir
+    BugNoElectSoleIsrMember,    \* an ISR of one member is never elected from
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -122,7 +123,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
-                       BugWaitForAssignedDir, LiteralMultiDirRule} : flag \in BOOLEAN
+                       BugWaitForAssignedDir, BugNoElectSoleIsrMember,
+                       LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -205,6 +207,13 @@ CtrlOffline(b, d) ==
     \/ d \in DirIds /\ d \notin reg[b].dirs /\ MultiDirRegistration(b)
 
 Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
+
+\* The controller's election accepts b.  BugNoElectSoleIsrMember: it refuses the
+\* only member of an ISR (as if an ISR below min.insync.replicas could not be
+\* elected from, though that member holds every committed record), so a
+\* partition whose ISR shrank to one replica stays offline until an unclean
+\* election.
+Electable(p, b) == Eligible(p, b) /\ ~(BugNoElectSoleIsrMember /\ part[p].isr = {b})
 
 \* Replicas of b the controller has no directory for.
 UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
@@ -340,7 +349,7 @@ ElectLeader(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader = NONE
     /\ b \in (IF BugElectOutsideIsr THEN part[p].replicas ELSE part[p].isr)
-    /\ Eligible(p, b)
+    /\ Electable(p, b)
     /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>

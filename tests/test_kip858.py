@@ -33,7 +33,7 @@ def test_every_property_has_a_variant_that_violates_it():
     checked = set(re.findall(r"^    (\w+)$", (ROOT / "invariants" /
                                               "KIP858_a_small_assign.cfg").read_text(), re.M))
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 14 and len(live) == 8
+    assert len(checked) == 14 and len(live) == 9
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
     assert checked - {"TypeOK"} <= violated
     assert live <= violated
@@ -49,16 +49,17 @@ def specification(entry: manifest.Entry) -> str:
 
 
 def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug():
-    # a variant with failing requests (EnableRpcErrors) extends live_rpc, the others live, of
-    # revision b, or of revision c for a bug of Kafka's code
+    # a variant with failing requests (EnableRpcErrors) extends live_rpc, one with restarts
+    # live_restart, the others live, of revision b, or of revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 9
+    assert len(variants) == 10
     for e in variants:
         (bug,) = bugs_on(e)
         rev = constants(e)["Revision"].strip('"')
         ok = by_name[f"KIP858_{rev}_live" + ("_rpc" if constants(e)["EnableRpcErrors"] == "TRUE"
-                                             else "")]
+                                             else "_restart" if constants(e)["EnableRestart"]
+                                             == "TRUE" else "")]
         assert constants(e) == dict(constants(ok), **{bug: "TRUE"}), e.name
         assert specification(e) == specification(ok), e.name
         assert e.liveness and e.verdict == "property" and e.property.endswith("Live")
@@ -71,6 +72,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_keep_future_on_delete", "StrayLogDeletedLive", 8),
     ("KIP858_live_bug_code_ignore_future_dir", "MetadataDirMatchesDiskLive", 14),
     ("KIP858_live_bug_wait_for_assigned_dir", "ReplicaCreatedLive", 5),
+    ("KIP858_live_bug_no_elect_sole_isr_member", "LeaderElectedLive", 10),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
@@ -98,6 +100,17 @@ def test_a_replica_the_broker_waits_to_see_placed_is_never_created():
     assert (o.loop, o.loop_step) == (4, None)  # the last state stutters for ever
 
 
+def test_a_partition_whose_sole_isr_member_returns_is_never_led_again():
+    # b1 leads p1, crashes and restarts: its registration fences it and p1 loses its leader; b1
+    # is unfenced again, the only member of p1's ISR, and the controller refuses to elect it
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_no_elect_sole_isr_member")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "LeaderElectedLive", 13)
+    assert [s.name for s in o.trace][5:] == ["Crash", "Restart", "BrokerApplyDelta", "Heartbeat",
+                                             "HeartbeatResponse"]
+    assert (o.loop, o.loop_step) == (9, None)
+
+
 def test_both_revisions_are_checked_on_the_same_configurations():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(e, by_name[e.name.replace("KIP858_a_", "KIP858_b_")])
@@ -114,7 +127,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 27
+    assert len(pairs) == 28
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)

@@ -67,6 +67,18 @@ LeaderUnfenced ==
     \A p \in Partitions :
         part[p].state = "live" /\ part[p].leader # NONE => ~reg[part[p].leader].fenced
 
+(* The ISR holds only replicas the controller may elect, but for its last     *)
+(* member: fencing a broker and a replica going offline (a failed dir          *)
+(* reported, an assignment into an offline dir) remove it from the ISR unless  *)
+(* it is the last member (ReplicationControlManager.generateLeaderAndIsrUpdates),*)
+(* and AlterPartition refuses a fenced follower (INELIGIBLE_REPLICA, KIP-841),  *)
+(* so that an election from the ISR always finds an eligible member unless a    *)
+(* single one is left.                                                         *)
+IsrMembersEligible ==
+    \A p \in Partitions :
+        part[p].state = "live" /\ Cardinality(part[p].isr) > 1
+            => \A b \in part[p].isr : Eligible(p, b)
+
 (* "Broker registration": a multi-dir broker is only unfenced once the         *)
 (* controller knows the directory of every replica it hosts.  State form of   *)
 (* the transition property: when the controller last unfenced b, b had no     *)

@@ -101,6 +101,7 @@ CONSTANTS
     BugPreselectOnDegradedBroker, \* rev-c: the only online dir of a multi-dir broker is pre-selected
     BugWaitForAssignedDir,      \* a new replica is created only once the metadata names its dir
     BugNoElectSoleIsrMember,    \* an ISR of one member is never elected from
+    BugIsrJoinFenced,           \* AlterPartition lets a fenced follower join the ISR (before KIP-841)
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -123,7 +124,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
-                       BugWaitForAssignedDir, BugNoElectSoleIsrMember,
+                       BugWaitForAssignedDir, BugNoElectSoleIsrMember, BugIsrJoinFenced,
                        LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
@@ -214,6 +215,13 @@ Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
 \* partition whose ISR shrank to one replica stays offline until an unclean
 \* election.
 Electable(p, b) == Eligible(p, b) /\ ~(BugNoElectSoleIsrMember /\ part[p].isr = {b})
+
+\* The controller accepts b into the ISR (AlterPartition: a fenced or shutting
+\* down broker is an INELIGIBLE_REPLICA, KIP-841).  BugIsrJoinFenced: the
+\* controller before KIP-841 checked only that the follower's replica is not
+\* offline, so a follower whose broker is fenced -- registered but not yet
+\* unfenced, or restarted -- could join the ISR and be elected later.
+Joinable(p, b) == IF BugIsrJoinFenced THEN ~CtrlOffline(b, part[p].dir[b]) ELSE Eligible(p, b)
 
 \* Replicas of b the controller has no directory for.
 UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
@@ -361,7 +369,7 @@ IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
-    /\ alive[b] /\ Eligible(p, b)
+    /\ alive[b] /\ Joinable(p, b)
     /\ logs[b][p].cur \cap online[b] # {}
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}

@@ -33,7 +33,7 @@ def test_every_property_has_a_variant_that_violates_it():
     checked = set(re.findall(r"^    (\w+)$", (ROOT / "invariants" /
                                               "KIP858_a_small_assign.cfg").read_text(), re.M))
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 14 and len(live) == 9
+    assert len(checked) == 15 and len(live) == 9
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
     assert checked - {"TypeOK"} <= violated
     assert live <= violated
@@ -109,6 +109,17 @@ def test_a_partition_whose_sole_isr_member_returns_is_never_led_again():
     assert [s.name for s in o.trace][5:] == ["Crash", "Restart", "BrokerApplyDelta", "Heartbeat",
                                              "HeartbeatResponse"]
     assert (o.loop, o.loop_step) == (9, None)
+
+
+def test_a_fenced_follower_admitted_to_the_isr_is_a_member_no_election_may_pick():
+    # b1 is unfenced, p1 is created on {b1, b2} while b2 is still fenced (ISR {b1}); both place
+    # their logs and the controller lets the fenced b2 join the ISR
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_isr_join_fenced")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "IsrMembersEligible", 12)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "BrokerApplyDelta(b1, p1)",
+                                               "BrokerApplyDelta(b2, p1)", "IsrExpand(p1, b2)"]
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():

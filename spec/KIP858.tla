@@ -30,6 +30,10 @@
 (* invariants/EXPECTED.md proposes: the broker also leaves alone a metadata *)
 (* dir equal to the future log's dir, and the controller pre-selects a dir  *)
 (* only for a broker registered with a single log dir (as rev-a).           *)
+(* BugRecreateUnassigned restores a third rule of the code (a replica at    *)
+(* UNASSIGNED_DIR whose log is offline is created anew on the first delta  *)
+(* a broker process applies); with it FALSE, rev-c keeps the KIP's isNew   *)
+(* rule, and ReportOfflineUnassigned adds the fix EXPECTED.md proposes.     *)
 (*                                                                         *)
 (* Abstractions (see also invariants/EXPECTED.md):                         *)
 (*  - each RPC request is handled by the controller in the step that sends *)
@@ -102,6 +106,9 @@ CONSTANTS
     BugWaitForAssignedDir,      \* a new replica is created only once the metadata names its dir
     BugNoElectSoleIsrMember,    \* an ISR of one member is never elected from
     BugIsrJoinFenced,           \* AlterPartition lets a fenced follower join the ISR (before KIP-841)
+    BugRecreateUnassigned,      \* rev-c: an UNASSIGNED replica whose log is offline is created anew
+    \* a proposed fix (FALSE in every configuration but the ones that check it)
+    ReportOfflineUnassigned,    \* rev-c: such a replica is reported offline instead
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -112,7 +119,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
        \* the code's two rules restored by these switches exist only in rev-c
-       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker => Revision = "c"
+       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker \/ BugRecreateUnassigned
+              \/ ReportOfflineUnassigned => Revision = "c"
        /\ Reserved \cap DirIds = {}
        /\ NONE \notin DirIds \cup Reserved \cup Brokers
        /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,
@@ -125,6 +133,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
                        BugWaitForAssignedDir, BugNoElectSoleIsrMember, BugIsrJoinFenced,
+                       BugRecreateUnassigned, ReportOfflineUnassigned,
                        LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
@@ -466,17 +475,38 @@ Reconcile(b, p) ==
          {[log |-> L, q |-> IF md \in on \/ (md \in knownFailed[b] /\ Revision # "c")
                             THEN q0 ELSE Assign(c)] :
              c \in on}
+    ELSE IF BugRecreateUnassigned /\ md = UNASSIGNED /\ PendingAssign(b, p) = {NONE}
+    THEN \* rev-c, the code as it is: the first application of a partition by a
+         \* broker process makes a new Partition object, hence isNew = true, and
+         \* Partition.createLogInAssignedDirectoryId lets UNASSIGNED_DIR through
+         \* to LogManager.getOrCreateLog, which creates the missing log in an
+         \* online dir (KAFKA-16234 again, for a replica whose assignment never
+         \* reached the controller).  Modelled as: no current log online and no
+         \* assignment of p pending -- which, but after a lost request, means the
+         \* process has not applied p since it started.
+         CreateAt(online[b], TRUE)
     ELSE IF vis # {}
     THEN \* the log is on a dir that failed: the partition is offline here.
          \* KAFKA-16234: the broker re-created it in another dir.
-         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE) ELSE Keep
+         \* ReportOfflineUnassigned (proposed): a replica the controller has at
+         \* UNASSIGNED_DIR is assigned to the failed dir, so that the controller
+         \* marks it offline (and may unfence the broker).
+         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE)
+         ELSE IF ReportOfflineUnassigned /\ md = UNASSIGNED
+         THEN {[log |-> L, q |-> Assign(TheDir(vis))]}
+         ELSE Keep
     ELSE IF md \in {UNASSIGNED, MIGRATING}
     THEN \* not assigned: select a dir, create the log, tell the controller.
          \* BugWaitForAssignedDir: the broker reads UNASSIGNED_DIR as "not placed
          \* yet" and waits for the controller to name a dir, which waits for the
          \* broker's assignment: the replica is never created.
+         \* ReportOfflineUnassigned (proposed): a replica it may not create (its
+         \* log may be on a dir that did not load) is assigned to LOST_DIR.
          IF mayCreate /\ ~(BugWaitForAssignedDir /\ md = UNASSIGNED)
-         THEN CreateAt(online[b], TRUE) ELSE Keep
+         THEN CreateAt(online[b], TRUE)
+         ELSE IF ReportOfflineUnassigned /\ md = UNASSIGNED
+         THEN {[log |-> L, q |-> Assign(LOST)]}
+         ELSE Keep
     ELSE IF md \in online[b]
     THEN \* assigned to an online dir: create it there
          IF mayCreate THEN CreateAt({md}, FALSE) ELSE Keep

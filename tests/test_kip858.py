@@ -151,7 +151,35 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
         "KIP858_live_bug_code_ignore_future_dir": ('"c"', {"BugIgnoreFutureDir"},
                                                    "MetadataDirMatchesDiskLive"),
         "KIP858_bug_code_preselect_degraded": ('"c"', {"BugPreselectOnDegradedBroker"},
-                                               "LeaderHostsLog")}
+                                               "LeaderHostsLog"),
+        "KIP858_bug_code_recreate_unassigned": ('"c"', {"BugRecreateUnassigned"},
+                                                "NoReplicaRecreatedElsewhere")}
+
+
+def test_an_unassigned_replica_on_a_failed_dir_is_recreated_by_kafkas_code():
+    # p1 is placed in d1, its assignment still queued when d1 fails and log.dir.failure.timeout
+    # halts b1; b1 restarts without d1 and, the partition being new to the process, creates p1
+    # again in d2: two logs of p1 (the controller never knew d1)
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_code_recreate_unassigned")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "NoReplicaRecreatedElsewhere", 12)
+    assert [s.name for s in o.trace][4:] == ["DirFail", "DirFailureTimeout", "Restart",
+                                             "BrokerApplyDelta"]
+
+
+def test_reporting_such_a_replica_offline_lets_the_controller_learn_it():
+    # the proposed fix is rev-c with ReportOfflineUnassigned: the configurations that check it
+    # are rev-c ones plus the switch, and the liveness one adds the property that fails without
+    by_name = {e.name: e for e in ENTRIES}
+    for fix, base in (("KIP858_fix_report_offline_unassigned", "KIP858_c_small_restart"),
+                      ("KIP858_fix_report_offline_unassigned_live", "KIP858_c_live_restart")):
+        assert constants(by_name[fix]) == dict(constants(by_name[base]),
+                                               ReportOfflineUnassigned="TRUE")
+        assert by_name[fix].verdict == "ok"
+    live = by_name["KIP858_fix_report_offline_unassigned_live"].config_path.read_text()
+    assert "    FailedDirReplicasOfflineLive\n" in live
+    assert "    FailedDirReplicasOfflineLive\n" not in by_name["KIP858_c_live_restart"] \
+        .config_path.read_text()
 
 
 def test_small_correct_configurations_run_without_symmetry():

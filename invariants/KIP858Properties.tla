@@ -67,6 +67,18 @@ LeaderUnfenced ==
     \A p \in Partitions :
         part[p].state = "live" /\ part[p].leader # NONE => ~reg[part[p].leader].fenced
 
+(* The ISR holds only replicas the controller may elect, but for its last     *)
+(* member: fencing a broker and a replica going offline (a failed dir          *)
+(* reported, an assignment into an offline dir) remove it from the ISR unless  *)
+(* it is the last member (ReplicationControlManager.generateLeaderAndIsrUpdates),*)
+(* and AlterPartition refuses a fenced follower (INELIGIBLE_REPLICA, KIP-841),  *)
+(* so that an election from the ISR always finds an eligible member unless a    *)
+(* single one is left.                                                         *)
+IsrMembersEligible ==
+    \A p \in Partitions :
+        part[p].state = "live" /\ Cardinality(part[p].isr) > 1
+            => \A b \in part[p].isr : Eligible(p, b)
+
 (* "Broker registration": a multi-dir broker is only unfenced once the         *)
 (* controller knows the directory of every replica it hosts.  State form of   *)
 (* the transition property: when the controller last unfenced b, b had no     *)
@@ -241,6 +253,29 @@ StrayLogDeletedLive ==
     \A b \in Brokers, p \in Partitions :
         (alive[b] /\ ~LiveReplicaOf(p, b) /\ LogOnline(b, p))
             ~> (~alive[b] \/ LiveReplicaOf(p, b) \/ ~LogOnline(b, p))
+
+(* A replica is created: a running broker with every dir online eventually    *)
+(* holds a log of each partition it hosts ("Brokers / Replica management":     *)
+(* the broker selects a dir for a new replica, creates its log there and       *)
+(* tells the controller), or a dir fails, or the broker stops, or the replica  *)
+(* goes away.                                                                  *)
+ReplicaCreatedLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ online[b] = dirsOf[b] /\ LiveReplicaOf(p, b) /\ logs[b][p].cur = {})
+            ~> (\/ ~alive[b]
+                \/ online[b] # dirsOf[b]
+                \/ ~LiveReplicaOf(p, b)
+                \/ logs[b][p].cur # {})
+
+(* A leader is elected: a live partition without a leader but with an ISR     *)
+(* member the controller may elect (unfenced, its dir not known offline)       *)
+(* eventually has a leader, or loses every such member, or goes away.          *)
+HasEligibleIsrMember(p) == \E b \in part[p].isr : Eligible(p, b)
+
+LeaderElectedLive ==
+    \A p \in Partitions :
+        (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleIsrMember(p))
+            ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleIsrMember(p))
 
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic

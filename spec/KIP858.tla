@@ -30,6 +30,10 @@
 (* invariants/EXPECTED.md proposes: the broker also leaves alone a metadata *)
 (* dir equal to the future log's dir, and the controller pre-selects a dir  *)
 (* only for a broker registered with a single log dir (as rev-a).           *)
+(* BugRecreateUnassigned restores a third rule of the code (a replica at    *)
+(* UNASSIGNED_DIR whose log is offline is created anew on the first delta  *)
+(* a broker process applies); with it FALSE, rev-c keeps the KIP's isNew   *)
+(* rule, and ReportOfflineUnassigned adds the fix EXPECTED.md proposes.     *)
 (*                                                                         *)
 (* Abstractions (see also invariants/EXPECTED.md):                         *)
 (*  - each RPC request is handled by the controller in the step that sends *)
@@ -99,6 +103,12 @@ CONSTANTS
     BugDropFailedAssignment,    \* a failed AssignReplicasToDirs request is not retried
     BugIgnoreFutureDir,         \* rev-c: a metadata dir naming the future log is "corrected"
     BugPreselectOnDegradedBroker, \* rev-c: the only online dir of a multi-dir broker is pre-selected
+    BugWaitForAssignedDir,      \* a new replica is created only once the metadata names its dir
+    BugNoElectSoleIsrMember,    \* an ISR of one member is never elected from
+    BugIsrJoinFenced,           \* AlterPartition lets a fenced follower join the ISR (before KIP-841)
+    BugRecreateUnassigned,      \* rev-c: an UNASSIGNED replica whose log is offline is created anew
+    \* a proposed fix (FALSE in every configuration but the ones that check it)
+    ReportOfflineUnassigned,    \* rev-c: such a replica is reported offline instead
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
     LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
 
@@ -109,7 +119,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
        \* the code's two rules restored by these switches exist only in rev-c
-       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker => Revision = "c"
+       /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker \/ BugRecreateUnassigned
+              \/ ReportOfflineUnassigned => Revision = "c"
        /\ Reserved \cap DirIds = {}
        /\ NONE \notin DirIds \cup Reserved \cup Brokers
        /\ \A flag \in {EnableMoves, EnableMigration, EnableFailures, EnableRestart,
@@ -121,6 +132,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugResumeAcceptedMove, BugPromoteBeforeAck,
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
+                       BugWaitForAssignedDir, BugNoElectSoleIsrMember, BugIsrJoinFenced,
+                       BugRecreateUnassigned, ReportOfflineUnassigned,
                        LiteralMultiDirRule} : flag \in BOOLEAN
 
 VARIABLES
@@ -204,6 +217,20 @@ CtrlOffline(b, d) ==
     \/ d \in DirIds /\ d \notin reg[b].dirs /\ MultiDirRegistration(b)
 
 Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
+
+\* The controller's election accepts b.  BugNoElectSoleIsrMember: it refuses the
+\* only member of an ISR (as if an ISR below min.insync.replicas could not be
+\* elected from, though that member holds every committed record), so a
+\* partition whose ISR shrank to one replica stays offline until an unclean
+\* election.
+Electable(p, b) == Eligible(p, b) /\ ~(BugNoElectSoleIsrMember /\ part[p].isr = {b})
+
+\* The controller accepts b into the ISR (AlterPartition: a fenced or shutting
+\* down broker is an INELIGIBLE_REPLICA, KIP-841).  BugIsrJoinFenced: the
+\* controller before KIP-841 checked only that the follower's replica is not
+\* offline, so a follower whose broker is fenced -- registered but not yet
+\* unfenced, or restarted -- could join the ISR and be elected later.
+Joinable(p, b) == IF BugIsrJoinFenced THEN ~CtrlOffline(b, part[p].dir[b]) ELSE Eligible(p, b)
 
 \* Replicas of b the controller has no directory for.
 UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
@@ -339,7 +366,7 @@ ElectLeader(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader = NONE
     /\ b \in (IF BugElectOutsideIsr THEN part[p].replicas ELSE part[p].isr)
-    /\ Eligible(p, b)
+    /\ Electable(p, b)
     /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
@@ -351,7 +378,7 @@ IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
-    /\ alive[b] /\ Eligible(p, b)
+    /\ alive[b] /\ Joinable(p, b)
     /\ logs[b][p].cur \cap online[b] # {}
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
@@ -448,13 +475,38 @@ Reconcile(b, p) ==
          {[log |-> L, q |-> IF md \in on \/ (md \in knownFailed[b] /\ Revision # "c")
                             THEN q0 ELSE Assign(c)] :
              c \in on}
+    ELSE IF BugRecreateUnassigned /\ md = UNASSIGNED /\ PendingAssign(b, p) = {NONE}
+    THEN \* rev-c, the code as it is: the first application of a partition by a
+         \* broker process makes a new Partition object, hence isNew = true, and
+         \* Partition.createLogInAssignedDirectoryId lets UNASSIGNED_DIR through
+         \* to LogManager.getOrCreateLog, which creates the missing log in an
+         \* online dir (KAFKA-16234 again, for a replica whose assignment never
+         \* reached the controller).  Modelled as: no current log online and no
+         \* assignment of p pending -- which, but after a lost request, means the
+         \* process has not applied p since it started.
+         CreateAt(online[b], TRUE)
     ELSE IF vis # {}
     THEN \* the log is on a dir that failed: the partition is offline here.
          \* KAFKA-16234: the broker re-created it in another dir.
-         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE) ELSE Keep
+         \* ReportOfflineUnassigned (proposed): a replica the controller has at
+         \* UNASSIGNED_DIR is assigned to the failed dir, so that the controller
+         \* marks it offline (and may unfence the broker).
+         IF BugRecreateElsewhere THEN CreateAt(online[b], TRUE)
+         ELSE IF ReportOfflineUnassigned /\ md = UNASSIGNED
+         THEN {[log |-> L, q |-> Assign(TheDir(vis))]}
+         ELSE Keep
     ELSE IF md \in {UNASSIGNED, MIGRATING}
-    THEN \* not assigned: select a dir, create the log, tell the controller
-         IF mayCreate THEN CreateAt(online[b], TRUE) ELSE Keep
+    THEN \* not assigned: select a dir, create the log, tell the controller.
+         \* BugWaitForAssignedDir: the broker reads UNASSIGNED_DIR as "not placed
+         \* yet" and waits for the controller to name a dir, which waits for the
+         \* broker's assignment: the replica is never created.
+         \* ReportOfflineUnassigned (proposed): a replica it may not create (its
+         \* log may be on a dir that did not load) is assigned to LOST_DIR.
+         IF mayCreate /\ ~(BugWaitForAssignedDir /\ md = UNASSIGNED)
+         THEN CreateAt(online[b], TRUE)
+         ELSE IF ReportOfflineUnassigned /\ md = UNASSIGNED
+         THEN {[log |-> L, q |-> Assign(LOST)]}
+         ELSE Keep
     ELSE IF md \in online[b]
     THEN \* assigned to an online dir: create it there
          IF mayCreate THEN CreateAt({md}, FALSE) ELSE Keep

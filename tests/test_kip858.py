@@ -33,7 +33,7 @@ def test_every_property_has_a_variant_that_violates_it():
     checked = set(re.findall(r"^    (\w+)$", (ROOT / "invariants" /
                                               "KIP858_a_small_assign.cfg").read_text(), re.M))
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 14 and len(live) == 7
+    assert len(checked) == 15 and len(live) == 9
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
     assert checked - {"TypeOK"} <= violated
     assert live <= violated
@@ -49,16 +49,17 @@ def specification(entry: manifest.Entry) -> str:
 
 
 def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug():
-    # a variant with failing requests (EnableRpcErrors) extends live_rpc, the others live, of
-    # revision b, or of revision c for a bug of Kafka's code
+    # a variant with failing requests (EnableRpcErrors) extends live_rpc, one with restarts
+    # live_restart, the others live, of revision b, or of revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 8
+    assert len(variants) == 10
     for e in variants:
         (bug,) = bugs_on(e)
         rev = constants(e)["Revision"].strip('"')
         ok = by_name[f"KIP858_{rev}_live" + ("_rpc" if constants(e)["EnableRpcErrors"] == "TRUE"
-                                             else "")]
+                                             else "_restart" if constants(e)["EnableRestart"]
+                                             == "TRUE" else "")]
         assert constants(e) == dict(constants(ok), **{bug: "TRUE"}), e.name
         assert specification(e) == specification(ok), e.name
         assert e.liveness and e.verdict == "property" and e.property.endswith("Live")
@@ -70,11 +71,55 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_ack_unsent", "FailedDirReplicasOfflineLive", 9),
     ("KIP858_live_bug_keep_future_on_delete", "StrayLogDeletedLive", 8),
     ("KIP858_live_bug_code_ignore_future_dir", "MetadataDirMatchesDiskLive", 14),
+    ("KIP858_live_bug_wait_for_assigned_dir", "ReplicaCreatedLive", 5),
+    ("KIP858_live_bug_no_elect_sole_isr_member", "LeaderElectedLive", 10),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
     o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
     assert (o.verdict, o.property, o.exit_code, o.trace_length) == ("property", prop, 13, length)
+
+
+def test_live_configurations_check_every_liveness_property():
+    # `live` and `live_rpc` are where every liveness property is known to hold
+    live = re.findall(r"^(\w+Live) ==", PROPS, re.M)
+    for e in ENTRIES:
+        if re.fullmatch(r"KIP858_[abc]_live(_rpc)?", e.name):
+            listed = re.findall(r"^    (\w+Live)$", e.config_path.read_text(), re.M)
+            assert listed == live, e.name
+
+
+def test_a_replica_the_broker_waits_to_see_placed_is_never_created():
+    # the controller waits for the broker's assignment, the broker for the controller's dir:
+    # the partition is created, applied (nothing done), and the broker idles for ever
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_wait_for_assigned_dir")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "ReplicaCreatedLive", 13)
+    assert [s.name for s in o.trace] == [None, "Heartbeat", "CreatePartition", "BrokerApplyDelta",
+                                         "HeartbeatResponse"]
+    assert (o.loop, o.loop_step) == (4, None)  # the last state stutters for ever
+
+
+def test_a_partition_whose_sole_isr_member_returns_is_never_led_again():
+    # b1 leads p1, crashes and restarts: its registration fences it and p1 loses its leader; b1
+    # is unfenced again, the only member of p1's ISR, and the controller refuses to elect it
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_no_elect_sole_isr_member")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "LeaderElectedLive", 13)
+    assert [s.name for s in o.trace][5:] == ["Crash", "Restart", "BrokerApplyDelta", "Heartbeat",
+                                             "HeartbeatResponse"]
+    assert (o.loop, o.loop_step) == (9, None)
+
+
+def test_a_fenced_follower_admitted_to_the_isr_is_a_member_no_election_may_pick():
+    # b1 is unfenced, p1 is created on {b1, b2} while b2 is still fenced (ISR {b1}); both place
+    # their logs and the controller lets the fenced b2 join the ISR
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_isr_join_fenced")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "IsrMembersEligible", 12)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "BrokerApplyDelta(b1, p1)",
+                                               "BrokerApplyDelta(b2, p1)", "IsrExpand(p1, b2)"]
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():
@@ -93,7 +138,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 27
+    assert len(pairs) == 28
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -106,7 +151,35 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
         "KIP858_live_bug_code_ignore_future_dir": ('"c"', {"BugIgnoreFutureDir"},
                                                    "MetadataDirMatchesDiskLive"),
         "KIP858_bug_code_preselect_degraded": ('"c"', {"BugPreselectOnDegradedBroker"},
-                                               "LeaderHostsLog")}
+                                               "LeaderHostsLog"),
+        "KIP858_bug_code_recreate_unassigned": ('"c"', {"BugRecreateUnassigned"},
+                                                "NoReplicaRecreatedElsewhere")}
+
+
+def test_an_unassigned_replica_on_a_failed_dir_is_recreated_by_kafkas_code():
+    # p1 is placed in d1, its assignment still queued when d1 fails and log.dir.failure.timeout
+    # halts b1; b1 restarts without d1 and, the partition being new to the process, creates p1
+    # again in d2: two logs of p1 (the controller never knew d1)
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_code_recreate_unassigned")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "NoReplicaRecreatedElsewhere", 12)
+    assert [s.name for s in o.trace][4:] == ["DirFail", "DirFailureTimeout", "Restart",
+                                             "BrokerApplyDelta"]
+
+
+def test_reporting_such_a_replica_offline_lets_the_controller_learn_it():
+    # the proposed fix is rev-c with ReportOfflineUnassigned: the configurations that check it
+    # are rev-c ones plus the switch, and the liveness one adds the property that fails without
+    by_name = {e.name: e for e in ENTRIES}
+    for fix, base in (("KIP858_fix_report_offline_unassigned", "KIP858_c_small_restart"),
+                      ("KIP858_fix_report_offline_unassigned_live", "KIP858_c_live_restart")):
+        assert constants(by_name[fix]) == dict(constants(by_name[base]),
+                                               ReportOfflineUnassigned="TRUE")
+        assert by_name[fix].verdict == "ok"
+    live = by_name["KIP858_fix_report_offline_unassigned_live"].config_path.read_text()
+    assert "    FailedDirReplicasOfflineLive\n" in live
+    assert "    FailedDirReplicasOfflineLive\n" not in by_name["KIP858_c_live_restart"] \
+        .config_path.read_text()
 
 
 def test_small_correct_configurations_run_without_symmetry():

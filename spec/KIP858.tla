@@ -106,8 +106,7 @@ CONSTANTS
     MaxReassigns,       \* total number of reassignments started
     BugRetryMovedReplica,       \* an assignment of a replica that moved away is kept and retried
     BugKeepRemovedInIsr,        \* completion drops removed replicas from the replicas, not the ISR
-    BugNoStrayCheckOnStartup,   \* a restarted broker keeps logs of partitions that moved away
-    BugDropRejectedAssignment   \* NOT_LEADER_OR_FOLLOWER ends an assignment's retries
+    BugNoStrayCheckOnStartup    \* a restarted broker keeps logs of partitions that moved away
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -130,8 +129,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugKeepMoveOnSourceFailure, BugKeepFutureOnDelete,
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
                        LiteralMultiDirRule, EnableReassign, BugRetryMovedReplica,
-                       BugKeepRemovedInIsr, BugNoStrayCheckOnStartup,
-                       BugDropRejectedAssignment} : flag \in BOOLEAN
+                       BugKeepRemovedInIsr, BugNoStrayCheckOnStartup} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -423,7 +421,7 @@ IsrExpand(p, b) ==
     /\ b \in part[p].replicas \ part[p].isr
     /\ alive[b] /\ Eligible(p, b)
     /\ logs[b][p].cur \cap online[b] # {}
-    /\ b \notin part[p].adding \/ p \notin dirty[b]
+    /\ ~(b \in part[p].adding /\ p \in dirty[b])
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
     /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) : part' = [part EXCEPT ![p] = r]
@@ -461,7 +459,11 @@ Reconcile(b, p) ==
         Keep == {[log |-> L, q |-> q0]}
         \* latest assignment per partition wins; nothing to do if it is already
         \* queued or in flight (rev-c: queued again, AssignmentsManager.onAssignment)
-        Assign(c) == IF c \in PendingAssign(b, p) /\ Revision # "c" THEN q0 ELSE c
+        \* -- unless the record lists b among the replicas a reassignment adds: an
+        \* assignment in flight may belong to an earlier incarnation of the replica
+        \* (moved away and back while it was in flight) and be answered for it.
+        Assign(c) == IF c \in PendingAssign(b, p) /\ Revision # "c" /\ b \notin pr.adding
+                     THEN q0 ELSE c
         CreateAt(S, assign) ==
             {[log |-> [L EXCEPT !.cur = @ \cup {d}], q |-> IF assign THEN Assign(d) ELSE q0] :
                 d \in S}
@@ -604,36 +606,18 @@ AssignSend(b) ==
 \* the replica gone (Assignment.valid, checked before each send: "Check if this
 \* broker is still a replica"): the controller may have answered while the
 \* replica was away, and the partition may be back on the broker since.
-\* BugDropRejectedAssignment: NOT_LEADER_OR_FOLLOWER is taken as final like
-\* UNKNOWN_TOPIC_ID.  BugRetryMovedReplica: the validity check looks only at
+\* BugRetryMovedReplica: the validity check looks only at
 \* whether the topic still exists, so the assignment of a replica that moved
 \* away is kept and retried, and accepted should the partition move back.
 \* BugDropFailedAssignment: on a request-level error (timeout, disconnection,
 \* NOT_CONTROLLER) the manager logs "Retrying" but forgets the batch instead of
 \* putting it back into its ready queue (AssignmentsManager.handleResponse).
-\* Rev-a/b skip an assignment equal to the one in flight (Reconcile), trusting
-\* the answer to bring the metadata in line.  The answer may be for an earlier
-\* incarnation of the replica: a reassignment took the replica away and brought
-\* it back (UNASSIGNED) while the request was in flight, and the broker applied
-\* both at once.  So when a successful answer arrives and the image the broker
-\* has applied names another dir than the one sent, while the log is in the dir
-\* sent, the assignment is queued again.  (Rev-c needs no such rule: Kafka queues
-\* every assignment again, in flight or not.)
-RecheckAfter(b, p, r) ==
-    /\ Revision # "c"
-    /\ r.res[p] = "ok"
-    /\ p \notin dirty[b]
-    /\ LiveReplicaOf(p, b)
-    /\ part[p].dir[b] # r.asg[p]
-    /\ r.asg[p] \in logs[b][p].cur \cap online[b]
-
 RetryAfter(b, p, r) ==
     IF BugRetryDeletedTopic \/ (BugRetryMovedReplica /\ part[p].state = "live")
     THEN r.res[p] \in {"err", "unknown", "notReplica"}
-    ELSE \/ /\ r.res[p] \in {"err"} \cup (IF BugDropRejectedAssignment THEN {} ELSE {"notReplica"})
-            /\ ~ImageGone(b, p)
-            /\ ~BugDropFailedAssignment
-         \/ RecheckAfter(b, p, r)
+    ELSE /\ r.res[p] \in {"err", "notReplica"}
+         /\ ~ImageGone(b, p)
+         /\ ~BugDropFailedAssignment
 
 AssignResponse(b) ==
     /\ alive[b]

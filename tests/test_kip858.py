@@ -125,7 +125,7 @@ def test_small_correct_configurations_run_without_symmetry():
 
 
 REASSIGN_SWITCHES = ("EnableReassign", "BugRetryMovedReplica", "BugKeepRemovedInIsr",
-                     "BugNoStrayCheckOnStartup", "BugDropRejectedAssignment")
+                     "BugNoStrayCheckOnStartup")
 
 
 def test_reassignment_is_off_in_every_configuration_that_does_not_name_it():
@@ -143,8 +143,6 @@ REASSIGN_VARIANTS = {
     # name: (bug switch, violated property, TLC's trace length)
     "KIP858_bug_keep_removed_in_isr": ("BugKeepRemovedInIsr", "IsrWithinReplicas", 8),
     "KIP858_bug_retry_moved_replica": ("BugRetryMovedReplica", "MovedAwayAssignmentDropped", 7),
-    "KIP858_bug_drop_rejected_assignment": ("BugDropRejectedAssignment", "MetadataDirMatchesDisk",
-                                            10),
     "KIP858_bug_no_stray_check_on_startup": ("BugNoStrayCheckOnStartup", "NoStrayLogsWhenQuiet", 8),
 }
 
@@ -157,13 +155,3 @@ def test_each_reassignment_bug_is_found_by_its_property(name):
     o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
     assert (o.verdict, o.property, o.exit_code, o.trace_length) == ("invariant", prop, 12, length)
 
-
-def test_a_replica_moved_away_and_back_while_its_assignment_is_in_flight_gets_its_dir():
-    # the variant's story: p1 goes to b2, which places it in d3 and sends p1->d3; the move is
-    # cancelled, the controller answers NOT_LEADER_OR_FOLLOWER, the move is started again and b2
-    # applies both at once; dropping the answer as final leaves the new replica UNASSIGNED
-    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_drop_rejected_assignment")
-    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
-    assert [s.action for s in o.trace][-5:] == [
-        "ReassignCancel(p1)", "AssignSend(b2)", "ReassignStart(p1, {b2})",
-        "BrokerApplyDelta(b2, p1)", "AssignResponse(b2)"]

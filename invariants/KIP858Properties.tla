@@ -17,7 +17,8 @@ LogRecords == [cur: SUBSET DirValues, fut: DirValues \cup {NONE},
                phase: {"none", "copying", "caught", "acked", "stopped"}]
 PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Brokers,
                      dir: [Brokers -> DirValues], leader: Brokers \cup {NONE},
-                     isr: SUBSET Brokers, lepoch: Nat]
+                     isr: SUBSET Brokers, lepoch: Nat,
+                     adding: SUBSET Brokers, removing: SUBSET Brokers]
 QueueEntries == DirIds \cup {LOST, NONE}
 
 TypeOK ==
@@ -33,7 +34,7 @@ TypeOK ==
     /\ \A b \in Brokers :
           \/ inflight[b] = NONE
           \/ inflight[b] \in [asg: [Partitions -> QueueEntries],
-                              res: [Partitions -> {"none", "ok", "err", "unknown"}]]
+                              res: [Partitions -> {"none", "ok", "err", "unknown", "notReplica"}]]
     /\ \A b \in Brokers : hbPending[b] \subseteq knownFailed[b]
     /\ \A b \in Brokers : hbResp[b] = NONE \/ hbResp[b] \subseteq dirsOf[b]
     /\ reg \in [Brokers -> [dirs: SUBSET DirValues, fenced: BOOLEAN, epoch: 1..MaxEpoch,
@@ -42,6 +43,7 @@ TypeOK ==
     /\ movesLeft \in 0..MaxMoves
     /\ rejected \in [Brokers -> SUBSET Partitions]
     /\ unfencedWith \in [Brokers -> SUBSET Partitions]
+    /\ reassignsLeft \in 0..MaxReassigns
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
 (* directories with the same UUID, the Broker will fail at startup"), on     *)
@@ -168,7 +170,9 @@ NoStrayLogsWhenQuiet ==
 (* Promotion only after the acknowledgement (an action property): a move's     *)
 (* future log replaces the current one only when the controller's directory   *)
 (* for the replica is already the future log's dir ("Intra-broker replica     *)
-(* movement": the broker waits for AssignReplicasToDirs to succeed).           *)
+(* movement": the broker waits for AssignReplicasToDirs to succeed).  A       *)
+(* replica the partition moved away from has no dir in the metadata: out of   *)
+(* scope (its log goes when the broker applies the move).                     *)
 Promoted(b, p) ==
     /\ logs[b][p].fut # NONE
     /\ logs'[b][p].fut = NONE
@@ -176,7 +180,27 @@ Promoted(b, p) ==
 
 PromoteOnlyAfterAck ==
     [][\A b \in Brokers, p \in Partitions :
-          Promoted(b, p) => part[p].dir[b] = logs[b][p].fut]_vars
+          Promoted(b, p) /\ b \in part[p].replicas => part[p].dir[b] = logs[b][p].fut]_vars
+
+(* Inter-broker reassignment.  The ISR, the adding and the removing replicas  *)
+(* are replicas of the partition (PartitionRegistration), before, during and *)
+(* after a reassignment: a replica that left the replicas is in no list and   *)
+(* cannot be elected.                                                         *)
+IsrWithinReplicas ==
+    \A p \in Partitions :
+        part[p].state = "live" =>
+            /\ part[p].isr \cup part[p].adding \cup part[p].removing \subseteq part[p].replicas
+            /\ part[p].adding \cap part[p].removing = {}
+
+(* A broker that has applied the move of a partition away from it keeps no    *)
+(* assignment of it queued (AssignmentsManager: Assignment.valid, "Check if    *)
+(* this broker is still a replica"), so a stale directory of the replica that *)
+(* left is never sent -- and never accepted into the partition record should  *)
+(* the partition move back to the broker.                                     *)
+MovedAwayAssignmentDropped ==
+    \A b \in Brokers, p \in Partitions :
+        part[p].state = "live" /\ b \notin part[p].replicas /\ p \notin dirty[b]
+            => queue[b][p] = NONE
 
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)

@@ -110,7 +110,13 @@ CONSTANTS
     \* a proposed fix (FALSE in every configuration but the ones that check it)
     ReportOfflineUnassigned,    \* rev-c: such a replica is reported offline instead
     \* reading of the KIP text under doubt (FALSE in every correct configuration)
-    LiteralMultiDirRule         \* "Metadata caching" read literally: LogDirs.length > 1
+    LiteralMultiDirRule,        \* "Metadata caching" read literally: LogDirs.length > 1
+    \* inter-broker partition reassignment (KIP-455, as the KRaft controller runs it)
+    EnableReassign,     \* AlterPartitionReassignments: start, completion, cancellation
+    MaxReassigns,       \* total number of reassignments started
+    BugRetryMovedReplica,       \* an assignment of a replica that moved away is kept and retried
+    BugKeepRemovedInIsr,        \* completion drops removed replicas from the replicas, not the ISR
+    BugNoStrayCheckOnStartup    \* a restarted broker keeps logs of partitions that moved away
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -118,6 +124,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ DirCounts \subseteq (Nat \ {0})
        /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxEpoch \in Nat /\ MaxLeaderEpoch \in Nat /\ MaxMoves \in Nat
+       /\ MaxReassigns \in Nat
        \* the code's two rules restored by these switches exist only in rev-c
        /\ BugIgnoreFutureDir \/ BugPreselectOnDegradedBroker \/ BugRecreateUnassigned
               \/ ReportOfflineUnassigned => Revision = "c"
@@ -134,7 +141,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugDropFailedAssignment, BugIgnoreFutureDir, BugPreselectOnDegradedBroker,
                        BugWaitForAssignedDir, BugNoElectSoleIsrMember, BugIsrJoinFenced,
                        BugRecreateUnassigned, ReportOfflineUnassigned,
-                       LiteralMultiDirRule} : flag \in BOOLEAN
+                       LiteralMultiDirRule, EnableReassign, BugRetryMovedReplica,
+                       BugKeepRemovedInIsr, BugNoStrayCheckOnStartup} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -160,13 +168,14 @@ VARIABLES
     \* ---- bounds and history ----
     movesLeft,    \* intra-broker moves that may still be started
     rejected,     \* rejected[b]: partitions for which b got UNKNOWN_TOPIC_ID (history)
-    unfencedWith  \* unfencedWith[b]: UNASSIGNED/MIGRATING replicas b had when the
+    unfencedWith, \* unfencedWith[b]: UNASSIGNED/MIGRATING replicas b had when the
                   \*   controller last unfenced it (history; {} while fenced)
+    reassignsLeft \* reassignments that may still be started
 
 brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen>>
 msgVars    == <<queue, inflight, hbPending, hbResp>>
 ctrlVars   == <<reg, part>>
-histVars   == <<movesLeft, rejected, unfencedWith>>
+histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft>>
 vars       == <<brokerVars, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
@@ -179,7 +188,7 @@ TheDir(S) == CHOOSE x \in S : TRUE
 NoLog == [cur |-> {}, fut |-> NONE, phase |-> "none"]
 EmptyQ == [p \in Partitions |-> NONE]
 NoPartition == [state |-> "none", replicas |-> {}, dir |-> [b \in Brokers |-> UNASSIGNED],
-                leader |-> NONE, isr |-> {}, lepoch |-> 0]
+                leader |-> NONE, isr |-> {}, lepoch |-> 0, adding |-> {}, removing |-> {}]
 
 \* Every way of giving each broker its own disjoint set of log dirs.
 AllLayouts == {f \in [Brokers -> SUBSET DirIds] :
@@ -243,6 +252,51 @@ DropReplica(pr, b) ==
                !.leader = IF pr.leader = b THEN NONE ELSE pr.leader,
                !.lepoch = IF pr.leader = b THEN pr.lepoch + 1 ELSE pr.lepoch]
 
+\* ---- partition changes of a reassignment (PartitionChangeBuilder.build) ----
+
+Reassigning(pr) == pr.adding # {} \/ pr.removing # {}
+
+\* A replica the controller's election accepts (PartitionChangeBuilder.isValidNewLeader):
+\* in the new ISR, on an unfenced broker, not on an offline dir.
+ValidLeader(pr, x) == x \in pr.isr /\ ~reg[x].fenced /\ ~CtrlOffline(x, pr.dir[x])
+
+\* The records the change old -> pr may end in, leader included
+\* (PartitionChangeBuilder.electAnyLeader): the leader stays if it is still
+\* valid, else any valid replica leads (Kafka takes the first in replica order,
+\* the model any), else none; the leader epoch is bumped when the leader changes
+\* or a replica leaves (triggerLeaderEpochBumpForReplicaReassignmentIfNeeded).
+\* A partition without a leader keeps none here; ElectLeader elects it.
+WithLeader(old, pr) ==
+    LET valid == {x \in pr.replicas : ValidLeader(pr, x)}
+        ls == IF old.leader = NONE \/ ValidLeader(pr, old.leader) THEN {old.leader}
+              ELSE IF valid = {} THEN {NONE} ELSE valid
+    IN {[pr EXCEPT !.leader = l,
+                   !.lepoch = IF l # old.leader \/ ~(old.replicas \subseteq pr.replicas)
+                              THEN old.lepoch + 1 ELSE old.lepoch] : l \in ls}
+
+\* PartitionReassignmentReplicas.maybeCompleteReassignment: once every target
+\* replica is in the ISR (and the ISR keeps a member besides the removing ones)
+\* the removing replicas leave the replicas and the ISR; the directories are
+\* kept for the remaining replicas only (the record's directories follow its
+\* replicas).  BugKeepRemovedInIsr: they leave the replicas but not the ISR.
+CanComplete(pr) ==
+    /\ Reassigning(pr)
+    /\ pr.isr \ pr.removing # {}
+    /\ pr.replicas \ pr.removing \subseteq pr.isr
+
+Completed(pr) ==
+    LET target == pr.replicas \ pr.removing
+    IN [pr EXCEPT !.replicas = target,
+                  !.isr = IF BugKeepRemovedInIsr THEN pr.isr ELSE pr.isr \ pr.removing,
+                  !.dir = [x \in Brokers |-> IF x \in target THEN pr.dir[x] ELSE UNASSIGNED],
+                  !.adding = {}, !.removing = {}]
+
+\* Every partition change the controller builds tries to complete a reassignment
+\* in progress (PartitionChangeBuilder.completeReassignmentIfNeeded); the model
+\* tries where the completion can become possible: when the ISR grows and when
+\* the reassignment starts.  Without a reassignment the record is pr.
+Settle(old, pr) == IF CanComplete(pr) THEN WithLeader(old, Completed(pr)) ELSE {pr}
+
 FencePartitions(b) ==
     [p \in Partitions |-> IF LiveReplicaOf(p, b) THEN DropReplica(part[p], b) ELSE part[p]]
 
@@ -251,11 +305,18 @@ FencePartitions(b) ==
 DirtyAfter ==
     [x \in Brokers |->
         IF alive[x]
-        THEN dirty[x] \cup {p \in Partitions : part'[p] # part[p] /\ x \in part'[p].replicas}
+        THEN dirty[x] \cup {p \in Partitions : part'[p] # part[p]
+                                               /\ x \in part'[p].replicas \cup part[p].replicas}
         ELSE dirty[x]]
 
 \* The broker's image already shows that p was deleted.
 ImageDeleted(b, p) == part[p].state = "deleted" /\ p \notin dirty[b]
+
+\* The broker's image already shows that p was deleted or moved to other brokers.
+ImageGone(b, p) ==
+    /\ p \notin dirty[b]
+    /\ \/ part[p].state = "deleted"
+       \/ part[p].state = "live" /\ b \notin part[p].replicas
 
 \* Assignments of p the broker still has to get through: queued or in flight.
 PendingAssign(b, p) ==
@@ -289,7 +350,8 @@ HaltVolatile(b) ==
 MigratedPartitions ==
     {pf \in [Partitions -> [state: {"live"}, replicas: SUBSET Brokers,
                             dir: {[b \in Brokers |-> MIGRATING]},
-                            leader: Brokers, isr: SUBSET Brokers, lepoch: {0}]] :
+                            leader: Brokers, isr: SUBSET Brokers, lepoch: {0},
+                            adding: {{}}, removing: {{}}]] :
         \A p \in Partitions : /\ Cardinality(pf[p].replicas) = ReplicationFactor
                               /\ pf[p].isr = pf[p].replicas
                               /\ pf[p].leader \in pf[p].replicas}
@@ -319,6 +381,7 @@ Init ==
     /\ movesLeft = MaxMoves
     /\ rejected = [b \in Brokers |-> {}]
     /\ unfencedWith = [b \in Brokers |-> {}]
+    /\ reassignsLeft = MaxReassigns
 
 -----------------------------------------------------------------------------
 (* Controller: partition lifecycle and leadership                          *)
@@ -346,7 +409,7 @@ CreatePartition(p) ==
             /\ part' = [part EXCEPT ![p] =
                           [state |-> "live", replicas |-> R,
                            dir |-> [b \in Brokers |-> IF b \in R THEN InitialDir(b) ELSE UNASSIGNED],
-                           leader |-> l, isr |-> isr, lepoch |-> 0]]
+                           leader |-> l, isr |-> isr, lepoch |-> 0, adding |-> {}, removing |-> {}]]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
 
@@ -373,16 +436,22 @@ ElectLeader(p, b) ==
 
 \* ISR expansion (AlterPartition from the leader): a follower with an online log
 \* caught up.  Background KRaft behaviour, not from the KIP; needed so that a
-\* replica can re-enter the ISR after a restart or a repaired dir.
+\* replica can re-enter the ISR after a restart or a repaired dir.  A replica a
+\* reassignment adds joins only once its broker has applied the record that
+\* added it: before, it does not fetch as a follower of the current leader
+\* epoch (ReplicaManager.applyLocalFollowersDelta; fetches with an older epoch
+\* are fenced).  The model does not ask this of other followers.
+\* Once every target replica is in the ISR the reassignment completes (Settle).
 IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
     /\ alive[b] /\ Joinable(p, b)
     /\ logs[b][p].cur \cap online[b] # {}
+    /\ ~(b \in part[p].adding /\ p \in dirty[b])
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
-    /\ part' = [part EXCEPT ![p].isr = @ \cup {b}]
+    /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) : part' = [part EXCEPT ![p] = r]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
 
@@ -399,7 +468,7 @@ SessionExpire(b) ==
     /\ dirty' = DirtyAfter
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
-                   movesLeft, rejected>>
+                   movesLeft, rejected, reassignsLeft>>
 
 -----------------------------------------------------------------------------
 (* Broker: replica management                                               *)
@@ -417,7 +486,11 @@ Reconcile(b, p) ==
         Keep == {[log |-> L, q |-> q0]}
         \* latest assignment per partition wins; nothing to do if it is already
         \* queued or in flight (rev-c: queued again, AssignmentsManager.onAssignment)
-        Assign(c) == IF c \in PendingAssign(b, p) /\ Revision # "c" THEN q0 ELSE c
+        \* -- unless the record lists b among the replicas a reassignment adds: an
+        \* assignment in flight may belong to an earlier incarnation of the replica
+        \* (moved away and back while it was in flight) and be answered for it.
+        Assign(c) == IF c \in PendingAssign(b, p) /\ Revision # "c" /\ b \notin pr.adding
+                     THEN q0 ELSE c
         CreateAt(S, assign) ==
             {[log |-> [L EXCEPT !.cur = @ \cup {d}], q |-> IF assign THEN Assign(d) ELSE q0] :
                 d \in S}
@@ -427,15 +500,19 @@ Reconcile(b, p) ==
         mayCreate == p \notin seen[b] \/ ~HasOffline(b)
     IN
     IF pr.state # "live" \/ b \notin pr.replicas
-    THEN \* deleted: remove the logs it can reach, abort a move; since the fix of
-         \* KAFKA-17190 the assignments manager also forgets the partition (the
-         \* buggy one kept it).  BugKeepFutureOnDelete: the move's fetcher is
+    THEN \* deleted, or moved away to other brokers (TopicDelta.localChanges: a
+         \* replica no longer in the replicas is in `deletes`): remove the logs it
+         \* can reach, abort a move; since the fix of KAFKA-17190 the assignments
+         \* manager also forgets the partition (the buggy one kept it; for a
+         \* replica that moved away see BugRetryMovedReplica in AssignResponse).
+         \* BugKeepFutureOnDelete: the move's fetcher is
          \* stopped but only the current log is deleted; the future log (kept
          \* apart, in LogManager's futureLogs) stays on disk, a stray.
          {[log |-> IF BugKeepFutureOnDelete /\ L.fut # NONE
                    THEN [cur |-> L.cur \ online[b], fut |-> L.fut, phase |-> "stopped"]
                    ELSE [cur |-> L.cur \ online[b], fut |-> NONE, phase |-> "none"],
-           q |-> IF BugRetryDeletedTopic THEN q0 ELSE NONE]}
+           q |-> IF (IF pr.state = "live" THEN BugRetryMovedReplica ELSE BugRetryDeletedTopic)
+                 THEN q0 ELSE NONE]}
     ELSE IF ~IsMulti(b)
     THEN \* single log dir: the replica lives in it; dirs are not communicated,
          \* except for corrections (rev-a, rev-c: any; rev-b: LOST_DIR only)
@@ -541,7 +618,8 @@ ApplyAssignment(p, b, d) ==
 
 \* The broker sends every queued assignment in one request (one in flight at a
 \* time; "queued and batched together") and the controller handles it.
-\* Partitions that no longer exist get UNKNOWN_TOPIC_ID.  With EnableRpcErrors
+\* Partitions that no longer exist get UNKNOWN_TOPIC_ID, a partition the broker
+\* no longer hosts NOT_LEADER_OR_FOLLOWER ("notReplica").  With EnableRpcErrors
 \* the request may fail as a whole (timeout, NOT_CONTROLLER): retriable.
 AssignSend(b) ==
     /\ alive[b]
@@ -556,7 +634,8 @@ AssignSend(b) ==
                     [asg |-> q,
                      res |-> [p \in Partitions |->
                                 IF p \notin batch THEN "none"
-                                ELSE IF LiveReplicaOf(p, b) THEN "ok" ELSE "unknown"]]]
+                                ELSE IF LiveReplicaOf(p, b) THEN "ok"
+                                ELSE IF part[p].state = "live" THEN "notReplica" ELSE "unknown"]]]
              /\ dirty' = DirtyAfter
           \/ /\ EnableRpcErrors
              /\ inflight' = [inflight EXCEPT ![b] =
@@ -574,15 +653,30 @@ AssignSend(b) ==
 \* manager retried every failed assignment forever, even UNKNOWN_TOPIC_ID for a
 \* deleted topic; the fix drops assignments of partitions that no longer exist
 \* (per the controller's error or the broker's own image).
+\* NOT_LEADER_OR_FOLLOWER is retried like any per-partition error
+\* (AssignmentsManager.handleAssignmentResponse) until the broker's image shows
+\* the replica gone (Assignment.valid, checked before each send: "Check if this
+\* broker is still a replica"): the controller may have answered while the
+\* replica was away, and the partition may be back on the broker since.
+\* BugRetryMovedReplica: the validity check looks only at
+\* whether the topic still exists, so the assignment of a replica that moved
+\* away is kept and retried, and accepted should the partition move back.
 \* BugDropFailedAssignment: on a request-level error (timeout, disconnection,
 \* NOT_CONTROLLER) the manager logs "Retrying" but forgets the batch instead of
 \* putting it back into its ready queue (AssignmentsManager.handleResponse).
+RetryAfter(b, p, r) ==
+    IF BugRetryDeletedTopic \/ (BugRetryMovedReplica /\ part[p].state = "live")
+    THEN r.res[p] \in {"err", "unknown", "notReplica"}
+    ELSE /\ r.res[p] \in {"err", "notReplica"}
+         /\ ~ImageGone(b, p)
+         /\ ~BugDropFailedAssignment
+
 AssignResponse(b) ==
     /\ alive[b]
     /\ inflight[b] # NONE
     /\ LET r == inflight[b]
-           retry(p) == IF BugRetryDeletedTopic THEN r.res[p] \in {"err", "unknown"}
-                       ELSE r.res[p] = "err" /\ ~ImageDeleted(b, p) /\ ~BugDropFailedAssignment
+           retry(p) == \* the answer for p was an error the broker retries
+                       RetryAfter(b, p, r)
        IN /\ queue' = [queue EXCEPT ![b] =
                  [p \in Partitions |-> IF retry(p) /\ queue[b][p] = NONE
                                        THEN r.asg[p] ELSE queue[b][p]]]
@@ -595,7 +689,7 @@ AssignResponse(b) ==
           /\ rejected' = [rejected EXCEPT ![b] = @ \cup {p \in Partitions : r.res[p] = "unknown"}]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
-                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith>>
+                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft>>
 
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
@@ -683,7 +777,7 @@ Heartbeat(b) ==
                              ELSE unfencedWith
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
-                   queue, inflight, hbPending, movesLeft, rejected>>
+                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft>>
 
 \* The heartbeat response acknowledges the dirs that heartbeat carried, which
 \* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
@@ -749,6 +843,17 @@ StartLog(b, p, on) ==
        THEN [cur |-> {L.fut}, fut |-> NONE, phase |-> "none"]
        ELSE Resume(L, on)
 
+\* On startup the broker also looks at every log on its disks whose partition
+\* the image does not assign to it (LogManager.isStrayKraftReplica: "the current
+\* replica assignment does not contain the local brokerId"); such a log is
+\* renamed "-stray" and no longer loaded as the partition's log, which the
+\* model counts as deleted.  BugNoStrayCheckOnStartup: the broker only looks
+\* at the partitions the image assigns to it, as before KAFKA-14616's fix, so
+\* the log of a partition that moved away while it was down stays loaded.
+StrayCheck(b, p) ==
+    /\ ~BugNoStrayCheckOnStartup
+    /\ logs[b][p].cur # {} \/ logs[b][p].fut # NONE
+
 \* Start and register ("Broker lifecycle management", "Broker registration"):
 \* LogDirs = the dirs that loaded (a failed dir's id cannot be read); the
 \* registration also records whether some dir is offline.  A KRaft broker
@@ -775,12 +880,12 @@ StartBroker(b, on, isZk) ==
     /\ seen' = [seen EXCEPT ![b] = {p \in Partitions : part[p].state = "live"}]
     /\ dirty' = [x \in Brokers |->
                     IF x = b
-                    THEN {p \in Partitions : b \in part[p].replicas /\ part[p].state # "none"}
+                    THEN {p \in Partitions : (b \in part[p].replicas /\ part[p].state # "none") \/ StrayCheck(b, p)}
                     ELSE IF alive[x]
                     THEN dirty[x] \cup {p \in Partitions : newPart[p] # part[p] /\ x \in part[p].replicas}
                     ELSE dirty[x]]
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
-    /\ UNCHANGED <<dirsOf, movesLeft, rejected>>
+    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft>>
 
 \* Failed dirs may have been repaired (data intact) or still be failed.
 RestartDirs(b) == {o \in {online[b], dirsOf[b]} : o # {}}
@@ -858,7 +963,7 @@ MoveStart(b, p, d) ==
           /\ logs' = [logs EXCEPT ![b][p] = [L EXCEPT !.fut = d, !.phase = "copying"]]
     /\ movesLeft' = movesLeft - 1
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
-                   ctrlVars, rejected, unfencedWith>>
+                   ctrlVars, rejected, unfencedWith, reassignsLeft>>
 
 \* The future replica first catches up: instead of promoting it, the broker
 \* queues the assignment to its dir and keeps copying (ReplicaAlterLogDirsThread:
@@ -888,9 +993,65 @@ MovePromote(b, p) ==
                    ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
+(* Inter-broker partition reassignment (KIP-455, KRaft controller)          *)
+
+\* AlterPartitionReassignments with target replicas T
+\* (ReplicationControlManager.changePartitionReassignment,
+\* PartitionReassignmentReplicas): the replicas become T plus the current ones,
+\* adding = T minus the current, removing = the current minus T; the ISR and the
+\* leader stay.  A new replica's directory is the controller's default
+\* (ClusterControlManager.defaultDir: UNASSIGNED, or the only dir of a
+\* single-dir broker, as for a new partition); the broker places it and sends
+\* AssignReplicasToDirs.  To the broker it is a new partition (its
+\* ReplicaManager has no Partition for it, so LogManager may create the log even
+\* with a dir offline): the model takes p out of the added brokers' seen.  A
+\* target already in the ISR (a replica only removed) completes at once.  The
+\* model starts one reassignment at a time (Kafka lets a new target replace one
+\* in progress) with any non-empty target (Kafka checks only that its brokers
+\* are registered: the replication factor may change).
+ReassignStart(p, T) ==
+    /\ EnableReassign
+    /\ reassignsLeft > 0
+    /\ part[p].state = "live"
+    /\ ~Reassigning(part[p])
+    /\ T # {} /\ T # part[p].replicas
+    /\ LET old == part[p]
+           R == old.replicas
+           pr == [old EXCEPT !.replicas = T \cup R, !.adding = T \ R, !.removing = R \ T,
+                             !.dir = [x \in Brokers |-> IF x \in T \ R THEN InitialDir(x)
+                                                       ELSE old.dir[x]]]
+       IN \E r \in Settle(old, pr) : part' = [part EXCEPT ![p] = r]
+    /\ seen' = [x \in Brokers |-> IF x \in T \ part[p].replicas THEN seen[x] \ {p} ELSE seen[x]]
+    /\ reassignsLeft' = reassignsLeft - 1
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, msgVars, reg,
+                   movesLeft, rejected, unfencedWith>>
+
+\* AlterPartitionReassignments with no target: cancel (PartitionReassignmentRevert,
+\* ReplicationControlManager.cancelPartitionReassignment).  The adding replicas
+\* leave the replicas and the ISR, the removing ones stay; the leader is
+\* re-elected if it was an adding replica.  A cancellation that would leave
+\* the ISR empty needs an unclean election and is refused (unclean leader
+\* election is off).
+ReassignCancel(p) ==
+    /\ EnableReassign
+    /\ part[p].state = "live"
+    /\ Reassigning(part[p])
+    /\ LET old == part[p]
+           orig == old.replicas \ old.adding
+           pr == [old EXCEPT !.replicas = orig, !.isr = old.isr \ old.adding,
+                             !.dir = [x \in Brokers |-> IF x \in orig THEN old.dir[x] ELSE UNASSIGNED],
+                             !.adding = {}, !.removing = {}]
+       IN /\ pr.isr # {}
+          /\ \E r \in WithLeader(old, pr) : part' = [part EXCEPT ![p] = r]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+-----------------------------------------------------------------------------
 
 Next ==
-    \/ \E p \in Partitions : CreatePartition(p) \/ DeletePartition(p)
+    \/ \E p \in Partitions : CreatePartition(p) \/ DeletePartition(p) \/ ReassignCancel(p)
+    \/ \E p \in Partitions, T \in SUBSET Brokers : ReassignStart(p, T)
     \/ \E p \in Partitions, b \in Brokers : ElectLeader(p, b) \/ IsrExpand(p, b)
     \/ \E b \in Brokers, p \in Partitions :
           \/ BrokerApplyDelta(b, p)
@@ -913,6 +1074,13 @@ Spec == Init /\ [][Next]_vars
 
 \* State constraint for TLC: bounds leader epochs.
 EpochBound == \A p \in Partitions : part[p].lepoch <= MaxLeaderEpoch
+
+\* State constraint for the reassignment configurations: reassignments move
+\* replicas but keep the replication factor (the target has ReplicationFactor
+\* replicas), which Kafka does not require.
+KeepReplicationFactor ==
+    \A p \in Partitions :
+        part[p].state = "live" => Cardinality(part[p].replicas \ part[p].removing) = ReplicationFactor
 
 \* State constraint for the two-broker configurations: at most one log dir of
 \* the cluster is down at a time (failed, or left out by a restart).

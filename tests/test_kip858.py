@@ -29,13 +29,19 @@ def bugs_on(entry: manifest.Entry) -> set[str]:
     return {k for k, v in constants(entry).items() if k.startswith(SWITCHES) and v == "TRUE"}
 
 
+def checked_properties(cfg: str) -> set[str]:
+    return set(re.findall(r"^    (\w+)$", (ROOT / "invariants" / cfg).read_text(), re.M))
+
+
 def test_every_property_has_a_variant_that_violates_it():
-    checked = set(re.findall(r"^    (\w+)$", (ROOT / "invariants" /
-                                              "KIP858_a_small_assign.cfg").read_text(), re.M))
+    checked = checked_properties("KIP858_a_small_assign.cfg")
+    # the reassignment configurations check two properties more
+    reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
     assert len(checked) == 15 and len(live) == 9
+    assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
-    assert checked - {"TypeOK"} <= violated
+    assert (checked | reassign) - {"TypeOK"} <= violated
     assert live <= violated
 
 
@@ -138,7 +144,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 28
+    assert len(pairs) == 33
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -189,3 +195,36 @@ def test_small_correct_configurations_run_without_symmetry():
         if e.verdict == "ok":
             text = e.config_path.read_text()
             assert "\nSYMMETRY" not in text and "PinLayout = TRUE" in text, e.name
+
+
+REASSIGN_SWITCHES = ("EnableReassign", "BugRetryMovedReplica", "BugKeepRemovedInIsr",
+                     "BugNoStrayCheckOnStartup")
+
+
+def test_reassignment_is_off_in_every_configuration_that_does_not_name_it():
+    # the configurations older than the reassignment keep their figures: the switch is off
+    for e in ENTRIES:
+        c = constants(e)
+        on = {k for k in REASSIGN_SWITCHES if c[k] == "TRUE"}
+        if "reassign" in e.name or e.name in REASSIGN_VARIANTS:
+            assert "EnableReassign" in on and int(c["MaxReassigns"]) >= 1, e.name
+        else:
+            assert on == set() and c["MaxReassigns"] == "0", e.name
+
+
+REASSIGN_VARIANTS = {
+    # name: (bug switch, violated property, TLC's trace length)
+    "KIP858_bug_keep_removed_in_isr": ("BugKeepRemovedInIsr", "IsrWithinReplicas", 8),
+    "KIP858_bug_retry_moved_replica": ("BugRetryMovedReplica", "MovedAwayAssignmentDropped", 7),
+    "KIP858_bug_no_stray_check_on_startup": ("BugNoStrayCheckOnStartup", "NoStrayLogsWhenQuiet", 8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REASSIGN_VARIANTS))
+def test_each_reassignment_bug_is_found_by_its_property(name):
+    bug, prop, length = REASSIGN_VARIANTS[name]
+    entry = next(e for e in ENTRIES if e.name == name)
+    assert bugs_on(entry) == {bug} and constants(entry)["Revision"] == '"b"'
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code, o.trace_length) == ("invariant", prop, 12, length)
+

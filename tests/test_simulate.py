@@ -42,6 +42,8 @@ BUG_SEEDS = {
     "KIP928_bug_impair_whole_broker": 0, "KIP516_bug_keep_stray_log_dirs": 0,
     "KIP858_bug_code_preselect_degraded": 1, "KIP858_bug_code_ignore_future_dir": 5,
     "KIP858_bug_isr_join_fenced": 0, "KIP858_bug_code_recreate_unassigned": 0,
+    "KIP858_bug_keep_removed_in_isr": 0, "KIP858_bug_retry_moved_replica": 0,
+    "KIP858_bug_no_stray_check_on_startup": 0,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:

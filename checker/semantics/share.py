@@ -24,7 +24,8 @@ from .values import Fn, ModelValue
 PURE = frozenset({
     "app", "app_n", "field", "eq", "neq", "except_", "except_path", "member", "member_k",
     "not_member", "not_member_k", "cup", "cap", "diff", "card", "subseteq", "domain",
-    "in_domain", "add", "sub", "mul", "gt", "lt", "le", "ge", "big_union", "setenum", "boolean", "frozenset", "Fn",
+    "in_domain", "add", "sub", "mul", "gt", "lt", "le", "ge", "big_union", "setenum", "boolean",
+    "frozenset", "Fn",
 })
 _CONST_RE = re.compile(r"_k\d+$")
 _SCOPES = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.SetComp, ast.DictComp,

@@ -13,7 +13,7 @@ from .constant_fold import trivial
 from .natives import BOOL_BUILTINS, BOOL_OPERANDS, BOOL_VALUED
 from .runtime import B_AND_P, B_AND_Q, B_CASE, B_FILTER, B_IF, B_OR_P, B_OR_Q, B_VALUE
 from .scope import LOCAL, LOCAL_RE, CompileError, Env, union_flags
-from .values import ModelValue
+from .values import EvalError, ModelValue, ordered
 
 
 class ExprsMixin:
@@ -183,6 +183,21 @@ class ExprsMixin:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.body, body_env)
             loops = " ".join(f"for {v} in each({d})" for v, d in comp)
+            if len(comp) == 1 and comp[0][0].isidentifier():
+                var, dom = comp[0]
+                known = self.g.get(dom) if dom.isidentifier() else None
+                order = None
+                if type(known) is frozenset and known:
+                    try:
+                        order = tuple(ordered(known))
+                    except EvalError:  # keys TLC cannot order: its error when evaluated
+                        order = None
+                if order is not None:
+                    # a constant domain: its keys in TLC's order once, shared by every
+                    # function built here (no sort per function, keys compared by identity)
+                    keys = self.const_name(order)
+                    return (f"fn_from_ordered({keys}, tuple([{val} for {var} in {keys}]))",
+                            flags | f2)
             if len(comp) == 1:
                 key = comp[0][0]
             else:

@@ -32,6 +32,7 @@ from .values import (
     Union,
     UnknownUsed,
     as_set,
+    fn_from_ordered,
     has,
     infinite,
     interval_of,
@@ -57,7 +58,8 @@ __all__ = [
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
-    "make_fn", "ordered", "show", "tlc_key", "least", "AssertFailure", "TLC_REGISTERS", "java_time",
+    "make_fn", "fn_from_ordered", "ordered", "show", "tlc_key", "least", "AssertFailure",
+    "TLC_REGISTERS", "java_time",
 ]
 
 

@@ -333,12 +333,14 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                  _TraceTo(trace_to, key, level, action, succ),
                                  state if stepwise else None)
             elif not in_model:  # TLC checks it each time it is generated
-                okey = skey if skey is not None else succ_key(succ) if keyed else succ
-                if okey not in outside_ok:
+                okey = None
+                if remember_outside:
+                    okey = skey if skey is not None else succ_key(succ) if keyed else succ
+                if okey is None or okey not in outside_ok:
                     check_invariants(succ_invariants, succ,
                                      _TraceTo(trace_to, key, level, action, succ),
                                      state if stepwise else None)
-                    if remember_outside:
+                    if okey is not None:
                         if len(outside_ok) >= _OUTSIDE_LIMIT:
                             outside_ok.clear()
                         outside_ok.add(okey)

@@ -558,19 +558,18 @@ def _shape(v):
         shape = hit[1]
     else:
         if len(_SHAPES) > 20_000:
-            _trim(_SHAPES, lambda e: len(e[0]))
+            _trim(_SHAPES)
         shape = ("set", frozenset([_shape(x) for x in v]))
         _SHAPES[id(v)] = (v, shape)
     last[0], last[1] = v, shape
     return shape
 
 
-def _trim(table: dict, size) -> None:
-    """Empty a full table of sets, but keep what large sets cost: they are few (constants
-    such as a type's set of functions, tested in every state) and walking one again costs
-    thousands of times more than a small one. `size(entry)` is its set's size; None: the
-    keys are the sets."""
-    big = {k: e for k, e in table.items() if (len(k) if size is None else size(e)) >= 256}
+def _trim(table: dict) -> None:
+    """Empty a full id-keyed table of (set, ...) entries, but keep what large sets cost: they
+    are few (constants such as a type's set of functions, tested in every state) and walking
+    one again costs thousands of times more than a small one."""
+    big = {k: e for k, e in table.items() if len(e[0]) >= 256}
     table.clear()
     if len(big) <= 1_000:
         table.update(big)
@@ -666,7 +665,7 @@ def _loose_shapes(s: frozenset) -> frozenset:
     if shapes is None:
         shapes = _shape(s)[1]
         if len(_LOOSE) > 20_000:
-            _trim(_LOOSE, None)
+            _LOOSE.clear()  # large sets are never kept here (above)
         _LOOSE[s] = shapes
     return shapes
 
@@ -698,7 +697,7 @@ def _element_types(s: frozenset) -> frozenset:
     if hit is not None and hit[0] is s:
         return hit[1]
     if len(_TYPES) > 20_000:
-        _trim(_TYPES, lambda e: len(e[0]))
+        _trim(_TYPES)
     kinds = frozenset(map(type, s))
     _TYPES[id(s)] = (s, kinds)
     return kinds

@@ -25,6 +25,7 @@ from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for c
     step_of,
 )
 from ..semantics.runtime import AssertFailure
+from ..semantics.values import same_kinds
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .frontier import Frontier
 
@@ -148,11 +149,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         add_seen, add_link = seen.add, links.add
         parents = None
     else:
-        key_of = base_key or (lambda s: s)
+        key_of = _exact_key(base_key)
         parents: dict = {}  # key -> (parent key, action, state)
-        # TLC stores every state by its fingerprint, so a state it cannot fingerprint (a
-        # variable holding Nat) stops it; whole-state keys must stop on it too.
-        from .fingerprints import fingerprint as storable
         seen = parents
     action_ids = {id(a): i for i, a in enumerate(model.actions)}
 
@@ -167,7 +165,6 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     def remember_state(key, parent, action, state, level) -> bool:
         if key in parents:
             return False
-        storable(key)
         parents[key] = (parent, action, state)
         return True
 
@@ -273,7 +270,6 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         # actions run in one call (model.expand); ints in the buffer say which action follows.
         plain = (not constraints and not action_constraints and not action_props
                  and on_edge is None)
-        keyed = model.fingerprint is not None or fingerprints
         # Plain fingerprints: a successor's follows from its parent's by the changed values.
         incremental = parents is None and base_key is None
         fast = plain and incremental
@@ -320,7 +316,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             new = False
             if in_model:
                 if skey is None:
-                    skey = succ_key(succ) if keyed else succ
+                    skey = succ_key(succ)
                 if on_edge is not None:
                     on_edge(key, action, skey, succ)
                 if remember(skey, key, action, succ, level + 1):
@@ -335,7 +331,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             elif not in_model:  # TLC checks it each time it is generated
                 okey = None
                 if remember_outside:
-                    okey = skey if skey is not None else succ_key(succ) if keyed else succ
+                    okey = skey if skey is not None else succ_key(succ)
                 if okey is None or okey not in outside_ok:
                     check_invariants(succ_invariants, succ,
                                      _TraceTo(trace_to, key, level, action, succ),
@@ -458,10 +454,9 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                         continue
                     add_link(nxt, skey, key, ai)
                 else:
-                    skey = key_of(succ) if keyed else succ
+                    skey = key_of(succ)
                     if skey in parents:
                         continue
-                    storable(skey)
                     parents[skey] = (key, action, succ)
                 acov[0] += 1
                 fresh += 1
@@ -683,7 +678,9 @@ class _GraphRecorder:
         offsets[src + 1] = len(g.targets)
         if self.views:
             stored = g.states[dst]
-            if dst_state is not stored and dst_state != stored:  # another state of its class
+            if dst_state is not stored and not (dst_state == stored
+                                                and same_kinds(dst_state, stored)):
+                # another state of its class
                 g.succs[len(g.targets) - 1] = dst_state
 
     def finish(self):
@@ -719,6 +716,23 @@ def _check_liveness(model: Model, graph) -> None:
     if lasso.loop_action is not None:
         closing = step_of(acts[lasso.loop_action], graph.states[lasso.states[lasso.loop]])
     raise _Stop(PROPERTY, name, trace, loop=lasso.loop, loop_step=closing)
+
+
+def _exact_key(view):
+    """The whole-state store's key of a state (or of its VIEW or symmetry class): the value
+    with its fingerprint. Python's == is not TLA+'s (1 == TRUE, a record equals the pair of
+    its key and value tuples); the fingerprint tells such values apart at C speed, and the
+    value keeps the store free of collisions. TLC stores every state by its fingerprint, so a
+    state it cannot fingerprint (a variable holding Nat) stops the search here too."""
+    from .fingerprints import fingerprint
+
+    if view is None:
+        return lambda s: (s, fingerprint(s))
+
+    def key(s):
+        v = view(s)
+        return v, fingerprint(v)
+    return key
 
 
 def _replay(model: Model, key_of, chain) -> list[Step]:

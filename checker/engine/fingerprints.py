@@ -10,10 +10,11 @@ Values are immutable and a successor shares most of its values with its parent, 
 compound value's fingerprint is remembered twice: by object identity (with the object, so the
 identity cannot be reused), the cheapest look-up, and by value, for the equal values that
 generated code builds afresh (a record rebuilt unchanged). A state's fingerprint thus costs a
-look-up per variable, at C speed, and Python work only for values never seen before. The
-by-value tables identify what Python's == identifies, exactly as the whole-state seen set of
-`--exact-states` does (1 == TRUE: a variable holding both is a type error TLC reports); a
-search starts with empty tables, so no value of another model stands in for one of its own.
+look-up per variable, at C speed, and Python work only for values never seen before. Python's
+== is not TLA+'s (1 == TRUE, a record equals the pair of its key and value tuples), so a
+by-value table keeps the value it was computed for and a hit counts only when it is that value,
+kind for kind (`same_kinds`, which stops at shared parts): TLC fingerprints <<1>> and <<TRUE>>
+apart. A search starts with empty tables, so no value of another model stands in for its own.
 0 is never a fingerprint (the visited table's empty slot).
 """
 from __future__ import annotations
@@ -23,15 +24,15 @@ import struct
 from xxhash import xxh3_64_intdigest as _mix
 from xxhash import xxh3_64_intdigest as _xxh
 
-from ..semantics.values import Fn, LazySet, ModelValue, as_set
+from ..semantics.values import Fn, LazySet, ModelValue, as_set, same_kinds
 
 _MASK = (1 << 64) - 1
 _CACHE_LIMIT = 200_000  # entries per table before it starts afresh (they hold values alive)
 _cache: dict = {}  # id(compound value) -> (value, fingerprint)
-_by_value: dict = {}  # compound value -> fingerprint
+_by_value: dict = {}  # compound value -> (that value, its fingerprint)
 _ints: dict = {}  # int -> fingerprint
 _strs: dict = {}  # str -> fingerprint
-_positions: list[dict] = []  # per variable: value -> its mixed fingerprint there
+_positions: list[dict] = []  # per variable: value -> (that value, its mixed fingerprint there)
 _mvs: dict = {}  # model value -> fingerprint (not in _ints: a model value equals an int)
 _packers: dict = {}  # number of words -> struct packer
 _TRUE = _xxh(b"T")
@@ -65,11 +66,13 @@ def _mixed(i: int, v) -> int:
     while len(_positions) <= i:
         _positions.append({})
     known = _positions[i]
-    m = known.get(v)
-    if m is None:
-        if len(known) >= _CACHE_LIMIT:
-            known.clear()
-        m = known[v] = _mix(_pair(i, _fp(v)))
+    e = known.get(v)
+    if e is not None and (e[0] is v or same_kinds(e[0], v)):
+        return e[1]
+    if len(known) >= _CACHE_LIMIT:
+        known.clear()
+    m = _mix(_pair(i, _fp(v)))
+    known[v] = (v, m)  # a Python-equal value of other kinds is forgotten: rare
     return m
 
 
@@ -98,8 +101,11 @@ class Parent:
                 old = mixed[i]
                 if old is None:
                     old = mixed[i] = _mixed(i, state[i])
-                m = positions[i].get(v)
-                h ^= old ^ (_mixed(i, v) if m is None else m)
+                e = positions[i].get(v)
+                if e is not None and (e[0] is v or same_kinds(e[0], v)):
+                    h ^= old ^ e[1]
+                else:
+                    h ^= old ^ _mixed(i, v)
         return h or 1
 
 
@@ -153,14 +159,17 @@ def _make_keyer(n: int, skip: bool):
             f"            if m{i} is None:",
             f"                m{i} = _mixed({i}, p{i})",
             f"            x = d{i}.get(v{i})",
-            f"            h ^= m{i} ^ (_mixed({i}, v{i}) if x is None else x)",
+            f"            if x is not None and (x[0] is v{i} or _same(x[0], v{i})):",
+            f"                h ^= m{i} ^ x[1]",
+            "            else:",
+            f"                h ^= m{i} ^ _mixed({i}, v{i})",
         ]
     lines.append("        h = h or 1")
     if skip:
         lines += ["        if h in a_ or h in b_:", "            continue"]
     lines += ["        succs.append(succ)", "        ais.append(a)", "        fps.append(h)",
               "    return succs, fps, ais, total"]
-    env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "n": n}
+    env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "_same": same_kinds, "n": n}
     exec("\n".join(lines) + "\n", env)  # noqa: S102 - code built here from n alone
     return env["keys"]
 
@@ -201,8 +210,9 @@ def _fp(v) -> int:
     e = _cache.get(id(v))
     if e is not None and e[0] is v:
         return e[1]
-    f = _by_value.get(v)
-    if f is not None:
+    e = _by_value.get(v)
+    if e is not None and (e[0] is v or same_kinds(e[0], v)):
+        f = e[1]
         if len(_cache) >= _CACHE_LIMIT:
             _cache.clear()
         _cache[id(v)] = (v, f)
@@ -227,7 +237,7 @@ def _fp(v) -> int:
     _cache[id(v)] = (v, f)
     if len(_by_value) >= _CACHE_LIMIT:
         _by_value.clear()
-    _by_value[v] = f
+    _by_value[v] = (v, f)
     return f
 
 

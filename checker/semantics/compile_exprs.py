@@ -383,7 +383,8 @@ class ExprsMixin:
         if op == "UNCHANGED":
             a, f1 = self.expr(args[0], env)
             p, f2 = self._primed(args[0], env)
-            return f"({p} == {a})", f1 | f2
+            # TLC's e = e' (in that order): unequal kinds are an error, not "unchanged"
+            return f"eq({a}, {p})", f1 | f2
         if op == "ENABLED":
             return self._enabled(args[0], env)
         if op in ("[]", "<>", "~>", "-+->", "\\cdot"):

@@ -27,6 +27,7 @@ from .values import (
     make_fn,
     reset_interning,
     restore_interning,
+    same_kinds,
     show,
     tlc_key,
 )
@@ -633,7 +634,9 @@ class _SymmetryKey:
         self.all_candidates = (-1, *range(len(self.perms)))
         self.cand_sets: dict = {}  # one tuple object per candidate set seen
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
-        self.keys: dict = {}  # state -> its key: duplicates are generated far more often
+        # state -> (that state, its key): duplicates are generated far more often. A hit
+        # counts only for the same state kind for kind (Python has TRUE == 1).
+        self.keys: dict = {}
 
     def _support(self, v) -> frozenset:
         t = type(v)
@@ -725,12 +728,12 @@ class _SymmetryKey:
 
     def __call__(self, state):
         known = self.keys.get(state)
-        if known is not None:
-            return known
+        if known is not None and (known[0] is state or same_kinds(known[0], state)):
+            return known[1]
         key = self._canonical(state)
         if len(self.keys) > 2_000_000:
             self.keys.clear()
-        self.keys[state] = key
+        self.keys[state] = (state, key)
         return key
 
     def _canonical(self, state):

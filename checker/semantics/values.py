@@ -203,19 +203,36 @@ def unmistakable(x) -> bool:
 
 def same_kinds(a, b) -> bool:
     """For Python-equal a and b: are they the same TLA+ value, kind for kind? Python has
-    TRUE == 1; the walk stops at parts that are the same object, the common case."""
+    TRUE == 1 (and a function equals the pair of its key and value tuples). The walk stops at
+    parts that are the same object, the common case; it runs on every by-value cache hit, so
+    it calls itself only for compound parts that differ."""
     if a is b:
         return True
     t = type(a)
     if t is not type(b):
         return False
-    if t is tuple or t is Fn:
-        return all(map(same_kinds, a, b))
+    if t is Fn:
+        ka, va = a
+        kb, vb = b
+        return (ka is kb or _same_parts(ka, kb)) and (va is vb or _same_parts(va, vb))
+    if t is tuple:
+        return _same_parts(a, b)
     if t is frozenset:
         if not a:
             return True
         mine = {e: e for e in b}
         return all([same_kinds(e, mine[e]) for e in a])
+    return True
+
+
+def _same_parts(a: tuple, b: tuple) -> bool:
+    for x, y in zip(a, b, strict=True):
+        if x is not y:
+            t = type(x)
+            if t is not type(y):
+                return False
+            if (t is Fn or t is tuple or t is frozenset) and not same_kinds(x, y):
+                return False
     return True
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 from .. import interface as ltl
 from ..frontend import LoadedSpec, ast
 from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
-from ..frontend.errors import ConfigError, Span, SpecError
-from ..frontend.lexer import Tokenizer, prepare
+from ..frontend.errors import ConfigError, Span
 from ..interface import Model
 from . import codegen_runtime, community, runtime, temporal
 from .analysis import mentions_prime, subscripted_action
 from .compiler import Compiler
+from .intern_order import intern_order
 from .natives import STANDARD
 from .runtime import AssertFailure
 from .scope import IMPURE, NEXT, READS, CompileError, Env
@@ -22,10 +22,8 @@ from .values import (
     EvalError,
     Fn,
     ModelValue,
-    intern_names,
     interning,
     make_fn,
-    reset_interning,
     restore_interning,
     same_kinds,
     show,
@@ -59,39 +57,6 @@ def cfg_value(v: CfgValue):
     raise ConfigError(f"unsupported value {v}", v.span)
 
 
-def _intern_order(loaded: LoadedSpec) -> None:
-    """TLC's intern order, which orders its strings: the .cfg's values (read first), the
-    identifiers of the root module as its parser reads them, then those of the modules it
-    loads, and only then the strings, met as the modules are analysed (the root's last)."""
-    reset_interning()
-    intern_names(("TRUE", "FALSE"))  # TLC's parser knows these before it reads anything
-    cfg = loaded.config
-    names = []
-    if cfg is not None:
-        for c in cfg.constants:
-            if isinstance(c, ConstantAssignment):
-                _value_names(c.value, names)
-    intern_names(names)
-    mods = list(loaded.modules.modules.values())
-    root = loaded.root
-    intern_names(_read_idents(root, loaded.modules.sources))
-    standard_params = []
-    for m in mods:
-        if m is root:
-            continue
-        if m.file.startswith("<standard module"):
-            names, params = _interface_idents(m)
-            intern_names(names)
-            standard_params += params
-        else:
-            intern_names(_read_idents(m, loaded.modules.sources))
-    intern_names(standard_params)
-    strings = []
-    for m in [m for m in mods if m is not root] + [root]:
-        strings += _strings(m)
-    intern_names(strings)
-
-
 def _activation(deadlock: bool):
     """Model.activate for the model being built: its process-wide evaluation settings."""
     order, spec_dir, max_set = interning(), community.SPEC_DIR[0], runtime.MAX_SET_SIZE[0]
@@ -105,85 +70,10 @@ def _activation(deadlock: bool):
     return activate
 
 
-def _read_idents(m: ast.Module, sources: dict) -> list[str]:
-    """m's identifiers in the order of its text (declarations, parameters and uses alike).
-    kipcheck's own text of a standard module is not TLC's: only what both share counts there,
-    the names it defines and their parameters."""
-    text = sources.get(m.span.file) if m.span is not None else None
-    if text is None:
-        return _idents(m)
-    try:
-        return [t.value for t in Tokenizer(prepare(text, m.span.file), m.span.file).raw_tokens()
-                if t.type == "NAME"]
-    except SpecError:
-        return _idents(m)
-
-
 def _names_itself(c) -> bool:
     """`r1 = r1`: a model value named for use in other values; no constant is meant."""
     return (isinstance(c, ConstantAssignment) and c.value.kind == "model"
             and c.value.value == c.name)
-
-
-def _value_names(v: CfgValue, out: list) -> None:
-    if v.kind in ("model", "str"):
-        out.append(v.value)
-    elif v.kind in ("set", "tuple"):
-        for x in v.value:
-            _value_names(x, out)
-
-
-def _walk(node, visit) -> None:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Node):
-            visit(n)
-            kids = [getattr(n, f) for f in n.__dataclass_fields__ if f != "span"]
-            stack.extend(reversed(kids))
-        elif isinstance(n, tuple):
-            stack.extend(reversed(n))
-
-
-def _interface_idents(m: ast.Module) -> tuple[list[str], list[str]]:
-    """The names a standard module defines, then its parameters' names."""
-    names: list[str] = []
-    params: list[str] = []
-    for u in m.units:
-        if isinstance(u, ast.OpDef):
-            names.append(u.name)
-            params += [p.name for p in u.params]
-        elif isinstance(u, ast.FuncDef):
-            names.append(u.name)
-            params += [n for b in u.bounds for n in b.names]
-        elif isinstance(u, ast.Variables):
-            names += list(u.names)
-        elif isinstance(u, ast.Constants):
-            names += [p.name for p in u.decls]
-    return names, params
-
-
-def _idents(m: ast.Module) -> list[str]:
-    out: list[str] = []
-
-    def visit(n):
-        if isinstance(n, ast.Ident):
-            out.append(n.name)
-        elif isinstance(n, (ast.Record, ast.RecordSet)):
-            out.extend(f for f, _ in n.fields)
-        elif isinstance(n, ast.FieldAccess):
-            out.append(n.field)
-        elif isinstance(n, (ast.OpDef, ast.FuncDef)):
-            out.append(n.name)
-
-    _walk(m, visit)
-    return out
-
-
-def _strings(m: ast.Module) -> list[str]:
-    out: list[str] = []
-    _walk(m, lambda n: out.append(n.value) if isinstance(n, ast.Str) else None)
-    return out
 
 
 def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
@@ -191,7 +81,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     cfg = loaded.config
     if cfg is None:
         raise ConfigError(f"no configuration for {loaded.path}: give --config CFG")
-    _intern_order(loaded)
+    intern_order(loaded)
     community.SPEC_DIR[0] = Path(loaded.path).parent if loaded.path else None
     scope = loaded.scope
     constants, overrides = {}, {}

@@ -313,7 +313,7 @@ class ActionsMixin:
                 return
         # A call of a user operator: TLC evaluates its body in place, so an \E or a
         # disjunction inside it enumerates (and may produce the same successor several times).
-        target = self.user_def(e, env)
+        target = self.user_def(e, env) or self._let_def(e, env)
         if target is not None and id(target[0]) not in self._inlining:
             d, denv, args = target
             self._inlining.add(id(d))
@@ -551,6 +551,14 @@ class ActionsMixin:
         lines.append(f"{pad}for _ in {fn}(0, {fn}):")
         self._continue(pending, lines, depth + 1, e.span)
 
+    def _let_def(self, e, env: Env):
+        """If e calls an operator a LET defines with parameters: (def, its env, args)."""
+        if isinstance(e, ast.OpApp) and e.op[:1].isalpha():
+            b = env.locals.get(e.op)
+            if b is not None and b[0] == "op" and len(b) == 5 and b[4]:
+                return b[3], b[4][0], e.args
+        return None
+
     def _branches(self, e, env: Env, seen: set) -> bool:
         r"""Could evaluating e as an action yield more than one way through (\E, \/)?"""
         if isinstance(e, ast.Junction):
@@ -573,6 +581,10 @@ class ActionsMixin:
             for d in e.defs:
                 if isinstance(d, ast.OpDef) and not d.params:
                     inner = inner.bind({d.name: ("val", None, d.body, inner)})
+                elif isinstance(d, ast.OpDef):
+                    scope: list = []
+                    inner = inner.bind({d.name: ("op", None, len(d.params), d, scope)})
+                    scope.append(inner)
             return self._branches(e.body, inner, seen)
         if isinstance(e, ast.FuncApp):
             lazy = self._lazy_fn(e.func, env)
@@ -587,7 +599,7 @@ class ActionsMixin:
             if b is not None and b[0] in ("val", "lazy") and len(b) == 4 and id(b[2]) not in seen:
                 seen.add(id(b[2]))  # a LET definition used as a conjunct
                 return self._branches(b[2], b[3], seen)
-        target = self.user_def(e, env)
+        target = self.user_def(e, env) or self._let_def(e, env)
         if target is not None and id(target[0]) not in seen:
             seen.add(id(target[0]))
             return self._branches(target[0].body, target[1], seen)

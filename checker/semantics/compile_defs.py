@@ -252,8 +252,13 @@ class DefsMixin:
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):
                 local = declared.pop(d.name, None) or self._local(d.name)
-                b = ("op", local, len(d.params))
+                # Its definition and scope ride along, as for a definition without
+                # parameters: an action that calls it expands it in place (`inc(1)` where
+                # inc(n) == x' = x + n), as TLC does.
+                scope_of_def: list = []
+                b = ("op", local, len(d.params), d, scope_of_def)
                 inner = inner.bind({d.name: b})  # visible in its own body (RECURSIVE)
+                scope_of_def.append(inner)
                 params = {p.name: ("val", self._local(p.name)) if not p.arity
                           else ("op", self._local(p.name), p.arity) for p in d.params}
                 self._note_binds([local] + [pb[1] for pb in params.values()])

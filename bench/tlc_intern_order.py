@@ -6,8 +6,9 @@
 TLC orders strings by when it first met them (checker/semantics/intern_order.py). For each
 standard module of `TLC_MODULES`, and for a few EXTENDS lists, this writes a spec that prints
 one set holding every identifier the table names plus strings no module has (the initial state
-of a violated invariant), runs TLC and kipcheck on it, and compares the two orders. One line per spec, then `N agree, M differ`;
-exit status 0 only if all agree. The jar stays outside the repository.
+of a violated invariant), runs TLC and kipcheck on it, and compares the two orders. One line per
+spec, then `N agree, M differ`; exit status 0 only if all agree. The jar stays outside the
+repository.
 """
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ CASES = [
     # the LET operator assigns the primed variable
     ("Next == LET inc(n) == x' = x + n IN x < 3 /\\ inc(1)", "ok", 4, 4),
     # an \E inside it enumerates: each witness is a way through
-    ("Next == /\\ x < 1\n        /\\ LET E(k) == \\E j \\in {1, 2} : k = k IN \\E i \\in {1, 2} : E(i)\n"
+    ("Next == /\\ x < 1\n"
+     "        /\\ LET E(k) == \\E j \\in {1, 2} : k = k IN \\E i \\in {1, 2} : E(i)\n"
      "        /\\ x' = x + 1", "ok", 2, 5),
 ]
 

@@ -44,6 +44,7 @@ TypeOK ==
     /\ rejected \in [Brokers -> SUBSET Partitions]
     /\ unfencedWith \in [Brokers -> SUBSET Partitions]
     /\ reassignsLeft \in 0..MaxReassigns
+    /\ mvJbod \in BOOLEAN
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
 (* directories with the same UUID, the Broker will fail at startup"), on     *)
@@ -100,7 +101,9 @@ NoReplicaRecreatedElsewhere ==
 (* in the metadata is neither LOST_DIR nor one of the leader's own dirs that  *)
 (* its registration no longer lists as online.  (Stated on the broker's real  *)
 (* dirs, not through the controller's "Metadata caching" rule.)               *)
-KnownOffline(b, d) == d = LOST \/ d \in dirsOf[b] \ reg[b].dirs
+(* A registration listing no dirs (made below IBP_3_7_IV2) says nothing of   *)
+(* them: DirectoryId.isOnline takes every dir of such a broker as online.    *)
+KnownOffline(b, d) == d = LOST \/ (d \in dirsOf[b] \ reg[b].dirs /\ reg[b].dirs # {})
 
 NoLeaderOnOfflineDir ==
     \A p \in Partitions :
@@ -202,6 +205,25 @@ MovedAwayAssignmentDropped ==
         part[p].state = "live" /\ b \notin part[p].replicas /\ p \notin dirty[b]
             => queue[b][p] = NONE
 
+(* metadata.version.  Below IBP_3_7_IV2 no directory id is written: every     *)
+(* replica is at MIGRATING_DIR and no registration lists dirs (the records of *)
+(* that version have no field for them: PartitionRegistration.toRecord and    *)
+(* BrokerRegistration.toRecord drop them, "handleLoss"), so that a snapshot   *)
+(* or a controller failover loses nothing the brokers relied on.              *)
+NoDirIdBelowJbodVersion ==
+    ~mvJbod =>
+        /\ \A b \in Brokers : reg[b].dirs = {}
+        /\ \A p \in Partitions, b \in Brokers : LiveReplicaOf(p, b) => part[p].dir[b] = MIGRATING
+
+(* After the upgrade, until a broker registered below IBP_3_7_IV2 has sent its *)
+(* registration again with its dirs, the controller takes none of its        *)
+(* replicas offline: it cannot tell which of its dirs are online ("Replica    *)
+(* management": a broker without a known dir list has a single dir and stops *)
+(* when it fails), so every replica of such a broker counts as online.        *)
+ReplicasOnlineUntilReRegistered ==
+    \A b \in Brokers, p \in Partitions :
+        LiveReplicaOf(p, b) /\ reg[b].dirs = {} => ~CtrlOffline(b, part[p].dir[b])
+
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
 
@@ -301,6 +323,20 @@ LeaderElectedLive ==
         (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleIsrMember(p))
             ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleIsrMember(p))
 
+(* "Migrating a cluster in KRaft without JBOD": a broker given several log    *)
+(* dirs after the upgrade uses AssignReplicasToDirs to put the dir of every    *)
+(* replica still at MIGRATING_DIR into the metadata: such a replica of a       *)
+(* running multi-dir broker with every dir online eventually has a real dir,  *)
+(* or a dir fails, or the broker stops, or the replica goes away.             *)
+MigratingDirResolvedLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ IsMulti(b) /\ online[b] = dirsOf[b]
+                  /\ LiveReplicaOf(p, b) /\ part[p].dir[b] = MIGRATING)
+            ~> (\/ ~alive[b]
+                \/ online[b] # dirsOf[b]
+                \/ ~LiveReplicaOf(p, b)
+                \/ part[p].dir[b] # MIGRATING)
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with
@@ -319,6 +355,11 @@ LiveSpec ==
                                    /\ WF_vars(MovePromote(b, p))
                                    /\ WF_vars(ElectLeader(p, b))
                                    /\ WF_vars(IsrExpand(p, b))
+
+\* LiveSpec with the broker's registration refreshed after the upgrade (none of
+\* the actions it adds is enabled without EnableMetadataVersion); the upgrade
+\* itself and the reconfiguration with more log dirs are the operator's.
+LiveSpecMv == LiveSpec /\ \A b \in Brokers : WF_vars(RefreshRegistration(b))
 
 \* An AssignReplicasToDirs request the controller handles (it did not fail as a
 \* whole).

@@ -116,7 +116,13 @@ CONSTANTS
     MaxReassigns,       \* total number of reassignments started
     BugRetryMovedReplica,       \* an assignment of a replica that moved away is kept and retried
     BugKeepRemovedInIsr,        \* completion drops removed replicas from the replicas, not the ISR
-    BugNoStrayCheckOnStartup    \* a restarted broker keeps logs of partitions that moved away
+    BugNoStrayCheckOnStartup,   \* a restarted broker keeps logs of partitions that moved away
+    \* metadata.version ("Compatibility, Deprecation, and Migration Plan")
+    EnableMetadataVersion, \* the cluster starts below IBP_3_7_IV2 and is upgraded to it
+    BugAssignBelowJbodVersion,  \* AssignReplicasToDirs is not gated by metadata.version
+    BugEmptyDirListOffline,     \* KAFKA-16162: a registration without dirs has none online
+    BugKeepMigratingDir,        \* a multi-dir broker leaves MIGRATING_DIR replicas unreported
+    BugMultiDirBelowJbodVersion \* a broker runs with several log.dirs below IBP_3_7_IV2
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -142,7 +148,12 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugWaitForAssignedDir, BugNoElectSoleIsrMember, BugIsrJoinFenced,
                        BugRecreateUnassigned, ReportOfflineUnassigned,
                        LiteralMultiDirRule, EnableReassign, BugRetryMovedReplica,
-                       BugKeepRemovedInIsr, BugNoStrayCheckOnStartup} : flag \in BOOLEAN
+                       BugKeepRemovedInIsr, BugNoStrayCheckOnStartup,
+                       EnableMetadataVersion, BugAssignBelowJbodVersion, BugEmptyDirListOffline,
+                       BugKeepMigratingDir, BugMultiDirBelowJbodVersion} : flag \in BOOLEAN
+       \* below IBP_3_7_IV2 a KRaft broker has one log dir (KafkaConfig.validateWithMetadataVersion)
+       \* and the ZK migration with JBOD needs the version from the start
+       /\ EnableMetadataVersion => DirCounts = {1} /\ ~EnableMigration
 
 VARIABLES
     \* ---- broker side ----
@@ -170,12 +181,14 @@ VARIABLES
     rejected,     \* rejected[b]: partitions for which b got UNKNOWN_TOPIC_ID (history)
     unfencedWith, \* unfencedWith[b]: UNASSIGNED/MIGRATING replicas b had when the
                   \*   controller last unfenced it (history; {} while fenced)
-    reassignsLeft \* reassignments that may still be started
+    reassignsLeft, \* reassignments that may still be started
+    \* ---- cluster feature level ----
+    mvJbod        \* metadata.version >= IBP_3_7_IV2 (directory assignment supported)
 
 brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen>>
 msgVars    == <<queue, inflight, hbPending, hbResp>>
 ctrlVars   == <<reg, part>>
-histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft>>
+histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft, mvJbod>>
 vars       == <<brokerVars, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
@@ -221,9 +234,13 @@ LiveReplicaOf(p, b) == part[p].state = "live" /\ b \in part[p].replicas
 MultiDirRegistration(b) ==
     IF LiteralMultiDirRule THEN Cardinality(reg[b].dirs) > 1 ELSE reg[b].multi
 
+\* BugEmptyDirListOffline (KAFKA-16162): DirectoryId.isOnline before its fix
+\* found no dir in an empty list, so every dir of a broker registered below
+\* IBP_3_7_IV2 (its registration lists none) was offline after the upgrade.
 CtrlOffline(b, d) ==
     \/ d = LOST
     \/ d \in DirIds /\ d \notin reg[b].dirs /\ MultiDirRegistration(b)
+    \/ BugEmptyDirListOffline /\ d \in DirIds /\ reg[b].dirs = {}
 
 Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
 
@@ -375,13 +392,15 @@ Init ==
     /\ inflight = [b \in Brokers |-> NONE]
     /\ hbPending = [b \in Brokers |-> {}]
     /\ hbResp = [b \in Brokers |-> NONE]
-    /\ reg = [b \in Brokers |-> [dirs |-> dirsOf[b], fenced |-> ~EnableMigration,
+    /\ reg = [b \in Brokers |-> [dirs |-> IF EnableMetadataVersion THEN {} ELSE dirsOf[b],
+                                 fenced |-> ~EnableMigration,
                                  epoch |-> 1, zk |-> EnableMigration,
-                                 multi |-> Cardinality(dirsOf[b]) > 1]]
+                                 multi |-> ~EnableMetadataVersion /\ Cardinality(dirsOf[b]) > 1]]
     /\ movesLeft = MaxMoves
     /\ rejected = [b \in Brokers |-> {}]
     /\ unfencedWith = [b \in Brokers |-> {}]
     /\ reassignsLeft = MaxReassigns
+    /\ mvJbod = ~EnableMetadataVersion
 
 -----------------------------------------------------------------------------
 (* Controller: partition lifecycle and leadership                          *)
@@ -394,9 +413,14 @@ Init ==
 \* (BugPreselectOnDegradedBroker) takes the only dir of any registration
 \* listing one, also a multi-dir broker's whose other dirs are offline
 \* (ClusterControlManager.defaultDir).
+\* Below IBP_3_7_IV2 every replica gets MIGRATING_DIR
+\* (KRaftClusterDescriber.defaultDir), and so does a replica on a broker whose
+\* registration lists no dirs -- registered below that version and not yet
+\* refreshed (ClusterControlManager.defaultDir).
 InitialDir(b) ==
-    IF \/ Revision # "b" /\ ~MultiDirRegistration(b) /\ Cardinality(reg[b].dirs) = 1
-       \/ Revision = "c" /\ BugPreselectOnDegradedBroker /\ Cardinality(reg[b].dirs) = 1
+    IF ~mvJbod \/ reg[b].dirs = {} THEN MIGRATING
+    ELSE IF \/ Revision # "b" /\ ~MultiDirRegistration(b) /\ Cardinality(reg[b].dirs) = 1
+            \/ Revision = "c" /\ BugPreselectOnDegradedBroker /\ Cardinality(reg[b].dirs) = 1
     THEN TheDir(reg[b].dirs)
     ELSE UNASSIGNED
 
@@ -468,7 +492,7 @@ SessionExpire(b) ==
     /\ dirty' = DirtyAfter
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
-                   movesLeft, rejected, reassignsLeft>>
+                   movesLeft, rejected, reassignsLeft, mvJbod>>
 
 -----------------------------------------------------------------------------
 (* Broker: replica management                                               *)
@@ -549,7 +573,11 @@ Reconcile(b, p) ==
          \* not reverted (KAFKA-16297) stays wrong until the broker restarts.
          \* Rev-c compares with the current log's dir only, so it corrects that
          \* case too.
-         {[log |-> L, q |-> IF md \in on \/ (md \in knownFailed[b] /\ Revision # "c")
+         \* BugKeepMigratingDir: MIGRATING_DIR read as "lives in the broker's
+         \* dir" (the KIP's assumption for single-dir brokers) on a multi-dir one.
+         {[log |-> L, q |-> IF \/ md \in on
+                               \/ md \in knownFailed[b] /\ Revision # "c"
+                               \/ md = MIGRATING /\ BugKeepMigratingDir
                             THEN q0 ELSE Assign(c)] :
              c \in on}
     ELSE IF BugRecreateUnassigned /\ md = UNASSIGNED /\ PendingAssign(b, p) = {NONE}
@@ -594,12 +622,19 @@ Reconcile(b, p) ==
          IF ~HasOffline(b) THEN CreateAt(online[b], TRUE) ELSE Keep
 
 \* The broker applies the metadata delta of partition p (its image catches up).
+\* Below IBP_3_7_IV2 it sends no directory (ReplicaManager.applyDelta: "We only
+\* want to update the directoryIds if DirectoryAssignment is supported"); the
+\* model lets the broker read the controller's metadata.version (its image
+\* lags by the feature-level record only).  BugAssignBelowJbodVersion: neither
+\* the broker nor the controller (handleAssignReplicasToDirs) checks it.
+DirAssignmentsOn == mvJbod \/ BugAssignBelowJbodVersion
+
 BrokerApplyDelta(b, p) ==
     /\ alive[b]
     /\ p \in dirty[b]
     /\ \E r \in Reconcile(b, p) :
          /\ logs' = [logs EXCEPT ![b][p] = r.log]
-         /\ queue' = [queue EXCEPT ![b][p] = r.q]
+         /\ queue' = [queue EXCEPT ![b][p] = IF DirAssignmentsOn THEN r.q ELSE queue[b][p]]
     /\ dirty' = [dirty EXCEPT ![b] = @ \ {p}]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, seen,
                    inflight, hbPending, hbResp, ctrlVars, histVars>>
@@ -689,7 +724,7 @@ AssignResponse(b) ==
           /\ rejected' = [rejected EXCEPT ![b] = @ \cup {p \in Partitions : r.res[p] = "unknown"}]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
-                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft>>
+                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft, mvJbod>>
 
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
@@ -777,7 +812,7 @@ Heartbeat(b) ==
                              ELSE unfencedWith
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
-                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft>>
+                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft, mvJbod>>
 
 \* The heartbeat response acknowledges the dirs that heartbeat carried, which
 \* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
@@ -874,8 +909,9 @@ StartBroker(b, on, isZk) ==
     /\ hbPending' = [hbPending EXCEPT ![b] = {}]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
     /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> StartLog(b, p, on)]]
-    /\ reg' = [reg EXCEPT ![b] = [dirs |-> on, fenced |-> ~isZk, epoch |-> reg[b].epoch + 1,
-                                  zk |-> isZk, multi |-> Cardinality(on) > 1 \/ on # dirsOf[b]]]
+    /\ reg' = [reg EXCEPT ![b] = [dirs |-> IF mvJbod THEN on ELSE {},
+                                  fenced |-> ~isZk, epoch |-> reg[b].epoch + 1, zk |-> isZk,
+                                  multi |-> mvJbod /\ (Cardinality(on) > 1 \/ on # dirsOf[b])]]
     /\ part' = newPart
     /\ seen' = [seen EXCEPT ![b] = {p \in Partitions : part[p].state = "live"}]
     /\ dirty' = [x \in Brokers |->
@@ -885,7 +921,7 @@ StartBroker(b, on, isZk) ==
                     THEN dirty[x] \cup {p \in Partitions : newPart[p] # part[p] /\ x \in part[p].replicas}
                     ELSE dirty[x]]
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
-    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft>>
+    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft, mvJbod>>
 
 \* Failed dirs may have been repaired (data intact) or still be failed.
 RestartDirs(b) == {o \in {online[b], dirsOf[b]} : o # {}}
@@ -963,7 +999,7 @@ MoveStart(b, p, d) ==
           /\ logs' = [logs EXCEPT ![b][p] = [L EXCEPT !.fut = d, !.phase = "copying"]]
     /\ movesLeft' = movesLeft - 1
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
-                   ctrlVars, rejected, unfencedWith, reassignsLeft>>
+                   ctrlVars, rejected, unfencedWith, reassignsLeft, mvJbod>>
 
 \* The future replica first catches up: instead of promoting it, the broker
 \* queues the assignment to its dir and keeps copying (ReplicaAlterLogDirsThread:
@@ -1025,7 +1061,7 @@ ReassignStart(p, T) ==
     /\ reassignsLeft' = reassignsLeft - 1
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, msgVars, reg,
-                   movesLeft, rejected, unfencedWith>>
+                   movesLeft, rejected, unfencedWith, mvJbod>>
 
 \* AlterPartitionReassignments with no target: cancel (PartitionReassignmentRevert,
 \* ReplicationControlManager.cancelPartitionReassignment).  The adding replicas
@@ -1046,6 +1082,55 @@ ReassignCancel(p) ==
           /\ \E r \in WithLeader(old, pr) : part' = [part EXCEPT ![p] = r]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+
+-----------------------------------------------------------------------------
+(* metadata.version ("Compatibility, Deprecation, and Migration Plan")      *)
+
+\* Below IBP_3_7_IV2 (EnableMetadataVersion starts there) a KRaft broker has
+\* one log dir, registers without dir ids (the RegisterBrokerRecord of that
+\* version has no LogDirs), every replica is at MIGRATING_DIR, no
+\* AssignReplicasToDirs is sent, and a dir failure stops the broker (its only
+\* dir): the pre-KIP behaviour.  The operator upgrades with kafka-features.sh
+\* (FeatureControlManager appends a FeatureLevelRecord); nothing else changes:
+\* partition records keep MIGRATING_DIR, registrations list no dirs.
+UpgradeMetadataVersion ==
+    /\ EnableMetadataVersion
+    /\ ~mvJbod
+    /\ mvJbod' = TRUE
+    /\ UNCHANGED <<brokerVars, msgVars, ctrlVars, movesLeft, rejected, unfencedWith, reassignsLeft>>
+
+\* BrokerRegistrationTracker (KAFKA-16162): a running broker whose image shows
+\* IBP_3_7_IV2 while its registration lists no dirs sends its registration
+\* again with the dirs it loaded at startup, under the same incarnation id: the
+\* controller amends the registration (ClusterControlManager.registerBroker,
+\* "Amending registration ... Broker epoch remains"), so the broker epoch and
+\* the fenced state stay and no partition changes.
+RefreshRegistration(b) ==
+    /\ mvJbod
+    /\ alive[b] /\ ~zk[b]
+    /\ reg[b].dirs = {}
+    /\ LET loaded == online[b] \cup knownFailed[b]
+       IN reg' = [reg EXCEPT ![b].dirs = loaded,
+                             ![b].multi = Cardinality(loaded) > 1 \/ loaded # dirsOf[b]]
+    /\ UNCHANGED <<brokerVars, msgVars, part, histVars>>
+
+\* "Migrating a cluster in KRaft without JBOD": once the version is upgraded a
+\* stopped broker is given a second entry in log.dirs, an empty disk whose
+\* directory.id is generated at startup.  Its next registration is a new
+\* incarnation (new broker epoch, fenced) listing both dirs; it stays fenced
+\* until it has reported the dir of every replica still at MIGRATING_DIR.
+\* Kafka refuses several log.dirs below IBP_3_7_IV2
+\* (KafkaConfig.validateWithMetadataVersion); BugMultiDirBelowJbodVersion: the
+\* broker runs with them.
+AddLogDir(b) ==
+    /\ EnableMetadataVersion
+    /\ mvJbod \/ BugMultiDirBelowJbodVersion
+    /\ ~alive[b]
+    /\ Cardinality(dirsOf[b]) = 1
+    /\ \E n \in NewDirIds(b) :
+         /\ dirsOf' = [dirsOf EXCEPT ![b] = @ \cup {n}]
+         /\ online' = [online EXCEPT ![b] = @ \cup {n}]
+    /\ UNCHANGED <<alive, zk, knownFailed, logs, dirty, seen, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
 
@@ -1069,6 +1154,9 @@ Next ==
           \/ Crash(b)
           \/ Restart(b)
           \/ RestartIntoKRaft(b)
+          \/ RefreshRegistration(b)
+          \/ AddLogDir(b)
+    \/ UpgradeMetadataVersion
 
 Spec == Init /\ [][Next]_vars
 

@@ -301,6 +301,17 @@ LeaderElectedLive ==
         (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleIsrMember(p))
             ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleIsrMember(p))
 
+(* A broker is unfenced: a running KRaft-mode broker that is fenced with every *)
+(* dir online is eventually unfenced, or stops, or a dir fails ("Broker        *)
+(* registration", "Broker lifecycle management": once its assignments are    *)
+(* known the broker asks to be unfenced, and the controller grants it).  A      *)
+(* dir that stays failed may keep it fenced for good (a replica UNASSIGNED on  *)
+(* it: invariants/EXPECTED.md), hence the failure as an exit.                  *)
+UnfencedLive ==
+    \A b \in Brokers :
+        (alive[b] /\ ~zk[b] /\ reg[b].fenced /\ online[b] = dirsOf[b])
+            ~> (~alive[b] \/ ~reg[b].fenced \/ online[b] # dirsOf[b])
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with

@@ -116,7 +116,8 @@ CONSTANTS
     MaxReassigns,       \* total number of reassignments started
     BugRetryMovedReplica,       \* an assignment of a replica that moved away is kept and retried
     BugKeepRemovedInIsr,        \* completion drops removed replicas from the replicas, not the ISR
-    BugNoStrayCheckOnStartup    \* a restarted broker keeps logs of partitions that moved away
+    BugNoStrayCheckOnStartup,   \* a restarted broker keeps logs of partitions that moved away
+    BugKeepSessionOnReregister  \* a re-registered broker's unfence requests meet the old session
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -143,6 +144,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugRecreateUnassigned, ReportOfflineUnassigned,
                        LiteralMultiDirRule, EnableReassign, BugRetryMovedReplica,
                        BugKeepRemovedInIsr, BugNoStrayCheckOnStartup} : flag \in BOOLEAN
+       /\ BugKeepSessionOnReregister \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -746,6 +748,13 @@ DirFail(b, d) ==
             /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> AbortMove(logs[b][p], d)]]
             /\ UNCHANGED <<dirsOf, alive, zk, dirty, seen, inflight, hbResp, ctrlVars, histVars>>
 
+\* The controller may grant b's request to be unfenced.
+\* BugKeepSessionOnReregister: a new incarnation's registration does not replace
+\* the heartbeat session of the previous one (ClusterControlManager.registerBroker
+\* removes it for that reason); the restarted broker's heartbeats are answered
+\* from the stale session and its request to be unfenced is never granted.
+GrantsUnfence(b) == ~(BugKeepSessionOnReregister /\ reg[b].epoch > 1)
+
 \* BrokerHeartbeat, handled by the controller ("Controller / Handling log
 \* directory failures" and "Broker registration").  OfflineLogDirs carries every
 \* failed dir not yet acknowledged; the controller drops them from the
@@ -760,7 +769,7 @@ Heartbeat(b) ==
     /\ LET carried == hbPending[b]
            wantUnfence == queue[b] = EmptyQ /\ inflight[b] = NONE
            newDirs == reg[b].dirs \ carried
-           unfence == /\ reg[b].fenced
+           unfence == /\ reg[b].fenced /\ GrantsUnfence(b)
                       /\ wantUnfence
                       /\ \/ BugUnfenceWithUnassigned
                          \/ ~MultiDirRegistration(b)

@@ -117,7 +117,8 @@ CONSTANTS
     BugRetryMovedReplica,       \* an assignment of a replica that moved away is kept and retried
     BugKeepRemovedInIsr,        \* completion drops removed replicas from the replicas, not the ISR
     BugNoStrayCheckOnStartup,   \* a restarted broker keeps logs of partitions that moved away
-    BugKeepSessionOnReregister  \* a re-registered broker's unfence requests meet the old session
+    BugKeepSessionOnReregister, \* a re-registered broker's unfence requests meet the old session
+    BugIsrJoinWithoutFetch      \* the leader counts a follower that never fetched as caught up
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -145,6 +146,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        LiteralMultiDirRule, EnableReassign, BugRetryMovedReplica,
                        BugKeepRemovedInIsr, BugNoStrayCheckOnStartup} : flag \in BOOLEAN
        /\ BugKeepSessionOnReregister \in BOOLEAN
+       /\ BugIsrJoinWithoutFetch \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -444,12 +446,16 @@ ElectLeader(p, b) ==
 \* epoch (ReplicaManager.applyLocalFollowersDelta; fetches with an older epoch
 \* are fenced).  The model does not ask this of other followers.
 \* Once every target replica is in the ISR the reassignment completes (Settle).
+\* BugIsrJoinWithoutFetch: the leader's state of a follower that has not
+\* fetched yet says it is caught up (its log end offset starts at 0, not
+\* unknown, and an empty partition's high watermark is 0), so a follower
+\* without a log -- not created yet, or on a dir that failed -- is proposed.
 IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
     /\ alive[b] /\ Joinable(p, b)
-    /\ logs[b][p].cur \cap online[b] # {}
+    /\ BugIsrJoinWithoutFetch \/ logs[b][p].cur \cap online[b] # {}
     /\ ~(b \in part[p].adding /\ p \in dirty[b])
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}

@@ -38,7 +38,7 @@ def test_every_property_has_a_variant_that_violates_it():
     # the reassignment configurations check two properties more
     reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 15 and len(live) == 10
+    assert len(checked) == 16 and len(live) == 10
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok"}
     assert (checked | reassign) - {"TypeOK"} <= violated
@@ -142,6 +142,21 @@ def test_a_fenced_follower_admitted_to_the_isr_is_a_member_no_election_may_pick(
     assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
                                                "BrokerApplyDelta(b1, p1)",
                                                "BrokerApplyDelta(b2, p1)", "IsrExpand(p1, b2)"]
+
+
+def test_a_follower_whose_dir_failed_unseen_is_added_to_the_isr_by_a_stale_leader_state():
+    # b1 is unfenced, p1 is created on {b1, b2} while b2 is fenced (ISR {b1}); both place their
+    # logs, b2's assignment is accepted and b2 unfenced; b2's dir d3, holding p1, fails and
+    # before b2 reports it the leader proposes b2, which never fetched, as caught up
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_isr_join_without_fetch")
+    assert bugs_on(entry) == {"BugIsrJoinWithoutFetch"}
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "IsrJoinsCaughtUp", 13)
+    assert [s.action for s in o.trace][1:] == [
+        "Heartbeat(b1)", "CreatePartition(p1)", "BrokerApplyDelta(b1, p1)",
+        "BrokerApplyDelta(b2, p1)", "AssignSend(b2)", "AssignResponse(b2)", "Heartbeat(b2)",
+        "DirFail(b2, d3)", "IsrExpand(p1, b2)"]
+    assert (o.distinct_states, o.trace_length) == (7843, 10)
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():

@@ -185,6 +185,21 @@ PromoteOnlyAfterAck ==
     [][\A b \in Brokers, p \in Partitions :
           Promoted(b, p) /\ b \in part[p].replicas => part[p].dir[b] = logs[b][p].fut]_vars
 
+(* A follower joins the ISR only once it has caught up from the leader (an    *)
+(* action property): the leader, which proposes the new ISR (AlterPartition), *)
+(* runs with its log online, and the follower fetches into a log of its own   *)
+(* in an online dir -- a replica a reassignment adds, only once its broker has *)
+(* applied the record that added it (before, its fetches carry an older      *)
+(* leader epoch and are fenced).  Without data, a log the follower fetches    *)
+(* into is what "caught up" can mean here.                                    *)
+IsrJoinsCaughtUp ==
+    [][\A p \in Partitions, b \in Brokers :
+          part[p].state = "live" /\ b \notin part[p].isr /\ b \in part'[p].isr
+              => LET l == part[p].leader
+                 IN /\ l # NONE /\ alive[l] /\ logs[l][p].cur \cap online[l] # {}
+                    /\ alive[b] /\ logs[b][p].cur \cap online[b] # {}
+                    /\ ~(b \in part[p].adding /\ p \in dirty[b])]_vars
+
 (* Inter-broker reassignment.  The ISR, the adding and the removing replicas  *)
 (* are replicas of the partition (PartitionRegistration), before, during and *)
 (* after a reassignment: a replica that left the replicas is in no list and   *)
@@ -336,6 +351,17 @@ MigratingDirResolvedLive ==
                 \/ online[b] # dirsOf[b]
                 \/ ~LiveReplicaOf(p, b)
                 \/ part[p].dir[b] # MIGRATING)
+
+(* A broker is unfenced: a running KRaft-mode broker that is fenced with every *)
+(* dir online is eventually unfenced, or stops, or a dir fails ("Broker        *)
+(* registration", "Broker lifecycle management": once its assignments are    *)
+(* known the broker asks to be unfenced, and the controller grants it).  A      *)
+(* dir that stays failed may keep it fenced for good (a replica UNASSIGNED on  *)
+(* it: invariants/EXPECTED.md), hence the failure as an exit.                  *)
+UnfencedLive ==
+    \A b \in Brokers :
+        (alive[b] /\ ~zk[b] /\ reg[b].fenced /\ online[b] = dirsOf[b])
+            ~> (~alive[b] \/ ~reg[b].fenced \/ online[b] # dirsOf[b])
 
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic

@@ -122,7 +122,9 @@ CONSTANTS
     BugAssignBelowJbodVersion,  \* AssignReplicasToDirs is not gated by metadata.version
     BugEmptyDirListOffline,     \* KAFKA-16162: a registration without dirs has none online
     BugKeepMigratingDir,        \* a multi-dir broker leaves MIGRATING_DIR replicas unreported
-    BugMultiDirBelowJbodVersion \* a broker runs with several log.dirs below IBP_3_7_IV2
+    BugMultiDirBelowJbodVersion, \* a broker runs with several log.dirs below IBP_3_7_IV2
+    BugKeepSessionOnReregister, \* a re-registered broker's unfence requests meet the old session
+    BugIsrJoinWithoutFetch      \* the leader counts a follower that never fetched as caught up
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -154,6 +156,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        \* below IBP_3_7_IV2 a KRaft broker has one log dir (KafkaConfig.validateWithMetadataVersion)
        \* and the ZK migration with JBOD needs the version from the start
        /\ EnableMetadataVersion => DirCounts = {1} /\ ~EnableMigration
+       /\ BugKeepSessionOnReregister \in BOOLEAN
+       /\ BugIsrJoinWithoutFetch \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -466,12 +470,16 @@ ElectLeader(p, b) ==
 \* epoch (ReplicaManager.applyLocalFollowersDelta; fetches with an older epoch
 \* are fenced).  The model does not ask this of other followers.
 \* Once every target replica is in the ISR the reassignment completes (Settle).
+\* BugIsrJoinWithoutFetch: the leader's state of a follower that has not
+\* fetched yet says it is caught up (its log end offset starts at 0, not
+\* unknown, and an empty partition's high watermark is 0), so a follower
+\* without a log -- not created yet, or on a dir that failed -- is proposed.
 IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
     /\ alive[b] /\ Joinable(p, b)
-    /\ logs[b][p].cur \cap online[b] # {}
+    /\ BugIsrJoinWithoutFetch \/ logs[b][p].cur \cap online[b] # {}
     /\ ~(b \in part[p].adding /\ p \in dirty[b])
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
@@ -781,6 +789,13 @@ DirFail(b, d) ==
             /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> AbortMove(logs[b][p], d)]]
             /\ UNCHANGED <<dirsOf, alive, zk, dirty, seen, inflight, hbResp, ctrlVars, histVars>>
 
+\* The controller may grant b's request to be unfenced.
+\* BugKeepSessionOnReregister: a new incarnation's registration does not replace
+\* the heartbeat session of the previous one (ClusterControlManager.registerBroker
+\* removes it for that reason); the restarted broker's heartbeats are answered
+\* from the stale session and its request to be unfenced is never granted.
+GrantsUnfence(b) == ~(BugKeepSessionOnReregister /\ reg[b].epoch > 1)
+
 \* BrokerHeartbeat, handled by the controller ("Controller / Handling log
 \* directory failures" and "Broker registration").  OfflineLogDirs carries every
 \* failed dir not yet acknowledged; the controller drops them from the
@@ -795,7 +810,7 @@ Heartbeat(b) ==
     /\ LET carried == hbPending[b]
            wantUnfence == queue[b] = EmptyQ /\ inflight[b] = NONE
            newDirs == reg[b].dirs \ carried
-           unfence == /\ reg[b].fenced
+           unfence == /\ reg[b].fenced /\ GrantsUnfence(b)
                       /\ wantUnfence
                       /\ \/ BugUnfenceWithUnassigned
                          \/ ~MultiDirRegistration(b)

@@ -39,7 +39,7 @@ def test_every_property_has_a_variant_that_violates_it():
     reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     mv = checked_properties("KIP858_a_small_mv_rf2_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 15 and len(live) == 10
+    assert len(checked) == 16 and len(live) == 11
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok" and e.name not in FINDINGS}
@@ -67,7 +67,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     # revision b, or of revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 11
+    assert len(variants) == 12
     for e in variants:
         (bug,) = bugs_on(e)
         c = constants(e)
@@ -89,6 +89,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_code_ignore_future_dir", "MetadataDirMatchesDiskLive", 14),
     ("KIP858_live_bug_wait_for_assigned_dir", "ReplicaCreatedLive", 5),
     ("KIP858_live_bug_no_elect_sole_isr_member", "LeaderElectedLive", 10),
+    ("KIP858_live_bug_keep_session_on_reregister", "UnfencedLive", 3),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
@@ -128,6 +129,21 @@ def test_a_partition_whose_sole_isr_member_returns_is_never_led_again():
     assert (o.loop, o.loop_step) == (9, None)
 
 
+def test_a_broker_that_registers_again_is_never_unfenced_when_the_old_session_stays():
+    # b1 starts fenced and crashes before its first heartbeat; the new incarnation's requests
+    # to be unfenced are answered from the previous session: fenced for good with every dir
+    # online, though nothing is queued and no replica is UNASSIGNED (there is none)
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_keep_session_on_reregister")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "UnfencedLive", 13)
+    assert [s.name for s in o.trace] == [None, "Crash", "Restart"]
+    assert (o.loop, o.loop_step) == (2, None)  # the last state stutters for ever
+    # the same restart without the bug: the broker is unfenced again, the property holds
+    ok = next(e for e in ENTRIES if e.name == "KIP858_b_live_restart")
+    assert "    UnfencedLive\n" in ok.config_path.read_text()
+    assert check(ok.spec_path, ok.config_path, lib=ok.lib_paths).verdict == "ok"
+
+
 def test_a_fenced_follower_admitted_to_the_isr_is_a_member_no_election_may_pick():
     # b1 is unfenced, p1 is created on {b1, b2} while b2 is still fenced (ISR {b1}); both place
     # their logs and the controller lets the fenced b2 join the ISR
@@ -137,6 +153,21 @@ def test_a_fenced_follower_admitted_to_the_isr_is_a_member_no_election_may_pick(
     assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
                                                "BrokerApplyDelta(b1, p1)",
                                                "BrokerApplyDelta(b2, p1)", "IsrExpand(p1, b2)"]
+
+
+def test_a_follower_whose_dir_failed_unseen_is_added_to_the_isr_by_a_stale_leader_state():
+    # b1 is unfenced, p1 is created on {b1, b2} while b2 is fenced (ISR {b1}); both place their
+    # logs, b2's assignment is accepted and b2 unfenced; b2's dir d3, holding p1, fails and
+    # before b2 reports it the leader proposes b2, which never fetched, as caught up
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_isr_join_without_fetch")
+    assert bugs_on(entry) == {"BugIsrJoinWithoutFetch"}
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "IsrJoinsCaughtUp", 13)
+    assert [s.action for s in o.trace][1:] == [
+        "Heartbeat(b1)", "CreatePartition(p1)", "BrokerApplyDelta(b1, p1)",
+        "BrokerApplyDelta(b2, p1)", "AssignSend(b2)", "AssignResponse(b2)", "Heartbeat(b2)",
+        "DirFail(b2, d3)", "IsrExpand(p1, b2)"]
+    assert (o.distinct_states, o.trace_length) == (7843, 10)
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():

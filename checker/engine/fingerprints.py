@@ -69,6 +69,12 @@ def _mixed(i: int, v) -> int:
     e = known.get(v)
     if e is not None and (e[0] is v or same_kinds(e[0], v)):
         return e[1]
+    return _new_mixed(i, v)
+
+
+def _new_mixed(i: int, v) -> int:
+    """Compute and remember v's fingerprint as variable number i, once a look-up missed."""
+    known = _positions[i]
     if len(known) >= _CACHE_LIMIT:
         known.clear()
     m = _mix(_pair(i, _fp(v)))
@@ -105,7 +111,7 @@ class Parent:
                 if e is not None and (e[0] is v or same_kinds(e[0], v)):
                     h ^= old ^ e[1]
                 else:
-                    h ^= old ^ _mixed(i, v)
+                    h ^= old ^ _new_mixed(i, v)
         return h or 1
 
 
@@ -162,14 +168,15 @@ def _make_keyer(n: int, skip: bool):
             f"            if x is not None and (x[0] is v{i} or _same(x[0], v{i})):",
             f"                h ^= m{i} ^ x[1]",
             "            else:",
-            f"                h ^= m{i} ^ _mixed({i}, v{i})",
+            f"                h ^= m{i} ^ _new_mixed({i}, v{i})",
         ]
     lines.append("        h = h or 1")
     if skip:
         lines += ["        if h in a_ or h in b_:", "            continue"]
     lines += ["        succs.append(succ)", "        ais.append(a)", "        fps.append(h)",
               "    return succs, fps, ais, total"]
-    env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "_same": same_kinds, "n": n}
+    env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "_new_mixed": _new_mixed,
+           "_same": same_kinds, "n": n}
     exec("\n".join(lines) + "\n", env)  # noqa: S102 - code built here from n alone
     return env["keys"]
 

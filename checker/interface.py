@@ -65,6 +65,10 @@ class Model:
     # TLCGet("config"), the set-size bound): a process that built another model since must
     # call it first.
     activate: Callable | None = None
+    # Per variable: can it hold two values Python's == confuses (TRUE and 1, a function and
+    # the pair of its keys and values)? Only those need kind checks on a by-value hit (see
+    # semantics/kinds.py). None: check every variable.
+    kind_checked: tuple | None = None
 
 
 @dataclass

@@ -200,7 +200,7 @@ class _Worker:
     def __init__(self, model: Model, me: int, n: int, limit: int | None = None,
                  spill: str | None = None):
         self.model, self.me, self.n = model, me, n
-        self.key_of = key_function(model.fingerprint)
+        self.key_of = key_function(model.fingerprint, model.kind_checked)
         self.incremental = model.fingerprint is None
         if model.watch_search:
             model.watch_search(_no_counts)

@@ -143,7 +143,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         from .fingerprints import Parent, key_function
         from .store import FingerprintTable, ParentLinks
 
-        key_of = key_function(base_key)
+        key_of = key_function(base_key, model.kind_checked)
         seen = FingerprintTable()
         links = ParentLinks()
         add_seen, add_link = seen.add, links.add

@@ -14,7 +14,8 @@ look-up per variable, at C speed, and Python work only for values never seen bef
 == is not TLA+'s (1 == TRUE, a record equals the pair of its key and value tuples), so a
 by-value table keeps the value it was computed for and a hit counts only when it is that value,
 kind for kind (`same_kinds`, which stops at shared parts): TLC fingerprints <<1>> and <<TRUE>>
-apart. A search starts with empty tables, so no value of another model stands in for its own.
+apart. The check is skipped for the variables the static kind analysis (semantics/kinds.py)
+shows can never hold two such values. A search starts with empty tables, so no value of another model stands in for its own.
 0 is never a fingerprint (the visited table's empty slot).
 """
 from __future__ import annotations
@@ -33,6 +34,7 @@ _by_value: dict = {}  # compound value -> (that value, its fingerprint)
 _ints: dict = {}  # int -> fingerprint
 _strs: dict = {}  # str -> fingerprint
 _positions: list[dict] = []  # per variable: value -> (that value, its mixed fingerprint there)
+_checked: list[bool] = []  # per variable: does a by-value hit need the kind check? (kinds.py)
 _mvs: dict = {}  # model value -> fingerprint (not in _ints: a model value equals an int)
 _packers: dict = {}  # number of words -> struct packer
 _TRUE = _xxh(b"T")
@@ -65,9 +67,11 @@ def _mixed(i: int, v) -> int:
     variables take few distinct values compared with states, so this is mostly one look-up."""
     while len(_positions) <= i:
         _positions.append({})
+    while len(_checked) <= i:
+        _checked.append(True)
     known = _positions[i]
     e = known.get(v)
-    if e is not None and (e[0] is v or same_kinds(e[0], v)):
+    if e is not None and (e[0] is v or not _checked[i] or same_kinds(e[0], v)):
         return e[1]
     return _new_mixed(i, v)
 
@@ -101,6 +105,7 @@ class Parent:
         mixed = self.mixed
         state = self.state
         positions = _positions
+        checked = _checked
         for i in range(len(state)):  # plainer than itertools here, and faster
             v = succ[i]
             if v is not state[i]:
@@ -108,7 +113,7 @@ class Parent:
                 if old is None:
                     old = mixed[i] = _mixed(i, state[i])
                 e = positions[i].get(v)
-                if e is not None and (e[0] is v or same_kinds(e[0], v)):
+                if e is not None and (e[0] is v or not checked[i] or same_kinds(e[0], v)):
                     h ^= old ^ e[1]
                 else:
                     h ^= old ^ _new_mixed(i, v)
@@ -123,16 +128,17 @@ def successor_keys(n: int, skip: bool = False):
     in set a or set b (known duplicates), and only counts them.
     Code made for n: a loop over the variables costs more than the rest of the work, unrolled
     it is a tuple unpack."""
-    f = _keyers.get((n, skip))
+    checked = tuple(_checked[:n]) + (True,) * (n - len(_checked))
+    f = _keyers.get((n, skip, checked))
     if f is None:
-        f = _keyers[n, skip] = _make_keyer(n, skip)
+        f = _keyers[n, skip, checked] = _make_keyer(n, skip, checked)
     return f
 
 
 _keyers: dict = {}
 
 
-def _make_keyer(n: int, skip: bool):
+def _make_keyer(n: int, skip: bool, checked: tuple):
     ps = "".join(f"p{i}, " for i in range(n))
     vs = "".join(f"v{i}, " for i in range(n))
     ds = "".join(f"d{i}, " for i in range(n))
@@ -141,6 +147,8 @@ def _make_keyer(n: int, skip: bool):
         "    h0 = fp if fp != 1 else _raw(state)",
         "    while len(_positions) < n:",
         "        _positions.append({})",
+        "    while len(_checked) < n:",
+        "        _checked.append(True)",
     ]
     if n:
         lines += [f"    {ps}= state", f"    {ds}= _positions[:n]",
@@ -160,12 +168,13 @@ def _make_keyer(n: int, skip: bool):
         lines.append(f"        {vs}= succ")
     lines.append("        h = h0")
     for i in range(n):
+        hit = f"(x[0] is v{i} or _same(x[0], v{i}))" if checked[i] else "True"
         lines += [
             f"        if v{i} is not p{i}:",
             f"            if m{i} is None:",
             f"                m{i} = _mixed({i}, p{i})",
             f"            x = d{i}.get(v{i})",
-            f"            if x is not None and (x[0] is v{i} or _same(x[0], v{i})):",
+            f"            if x is not None and {hit}:",
             f"                h ^= m{i} ^ x[1]",
             "            else:",
             f"                h ^= m{i} ^ _new_mixed({i}, v{i})",
@@ -176,7 +185,7 @@ def _make_keyer(n: int, skip: bool):
     lines += ["        succs.append(succ)", "        ais.append(a)", "        fps.append(h)",
               "    return succs, fps, ais, total"]
     env = {"_raw": _raw, "_positions": _positions, "_mixed": _mixed, "_new_mixed": _new_mixed,
-           "_same": same_kinds, "n": n}
+           "_same": same_kinds, "n": n, "_checked": _checked}
     exec("\n".join(lines) + "\n", env)  # noqa: S102 - code built here from n alone
     return env["keys"]
 
@@ -248,10 +257,14 @@ def _fp(v) -> int:
     return f
 
 
-def key_function(view=None):
+def key_function(view=None, checked=None):
     """The visited key of a search's states, starting from empty tables (see `clear`): the
-    state's fingerprint, or, with SYMMETRY or VIEW (`view`), that of the state's view."""
+    state's fingerprint, or, with SYMMETRY or VIEW (`view`), that of the state's view.
+    `checked` (per variable, see Model.kind_checked; None: all) says which variables' hits
+    need the kind check."""
     clear()
+    if checked is not None:
+        _checked.extend(checked)
     if view is None:
         return state_fingerprint
     return lambda s: fingerprint(view(s))
@@ -265,3 +278,4 @@ def clear() -> None:
     _strs.clear()
     _mvs.clear()
     _positions.clear()
+    _checked.clear()

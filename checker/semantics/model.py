@@ -11,7 +11,7 @@ from ..frontend import LoadedSpec, ast
 from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
 from ..interface import Model
-from . import codegen_runtime, community, runtime, temporal
+from . import codegen_runtime, community, kinds, runtime, temporal
 from .analysis import mentions_prime, subscripted_action
 from .compiler import Compiler
 from .intern_order import intern_order
@@ -250,7 +250,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness,
                   step_invariants=step_invariants, invariants_pure=invariants_pure,
-                  activate=_activation(deadlock))
+                  activate=_activation(deadlock),
+                  kind_checked=_kind_checked(compiler, variables, init_e, next_e))
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)
@@ -267,6 +268,14 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             warnings.append(f"ALIAS {cfg.alias.name} ({cfg.alias.span}) cannot be evaluated by "
                             f"kipcheck ({err.message}{where}), so traces show the variables")
     return Built(model, compiler, assumptions, warnings, postcondition, alias)
+
+
+def _kind_checked(compiler, variables, init_e, next_e) -> tuple:
+    """Which variables need kind checks (see kinds.py); all of them if the analysis fails."""
+    try:
+        return kinds.checked_variables(compiler, variables, init_e, next_e)
+    except Exception:  # noqa: BLE001 - the checks are the safe answer to anything unforeseen
+        return tuple(True for _ in variables)
 
 
 class NoState:

@@ -148,7 +148,7 @@ class Env:
         from ...engine.fingerprints import key_function
 
         self.model = model
-        self.key_of = key_function(model.fingerprint)
+        self.key_of = key_function(model.fingerprint, model.kind_checked)
         self.incremental = model.fingerprint is None
         if model.watch_search:  # the counts are spread over the partitions
             model.watch_search(spark_counts)

@@ -35,6 +35,7 @@ HIDDEN = {
                           "x' = <<F[1]>> \\/ x' = <<F[2]>>"),
     "sequence ops": ("", "x' = Append(<<>>, 1) \\/ x' = Tail(<<0, TRUE>>)"),
     "set ops": ("", "x' \\in {<<1>>} \\cup {} \\/ x' \\in {} \\cup {<<TRUE>>}"),
+    "parameter": ("Put(v, e) == v = e", "Put(x', <<1>>) \\/ Put(x', <<TRUE>>)"),
     "case": ("", "x' = (CASE n < 9 -> <<1>> [] OTHER -> <<0>>) \\/ x' = <<TRUE>>"),
 }
 
@@ -75,6 +76,20 @@ def test_an_assignment_the_analysis_cannot_follow_leaves_every_variable_checked(
     seen = _checked(tmp_path, monkeypatch)
     check(tmp_path / "H.tla", tmp_path / "H.cfg")
     assert seen == {"x": True, "n": True}
+
+
+def test_an_operator_constant_the_configuration_replaces_is_followed(tmp_path, monkeypatch):
+    """`Send <- MCSend` where MCSend assigns through its parameter (as in Specifying Systems'
+    MCInternalMemory)."""
+    (tmp_path / "H.tla").write_text(SPEC.replace(
+        "{defs}", "CONSTANT Send(_, _)\nMCSend(v, new) == new = <<v>>").replace(
+        "{how}", "Send(1, x') \\/ Send(TRUE, x')"))
+    (tmp_path / "H.cfg").write_text("CONSTANT Send <- MCSend\nINIT Init\nNEXT Next\n"
+                                    "CHECK_DEADLOCK FALSE\n")
+    seen = _checked(tmp_path, monkeypatch)
+    o = check(tmp_path / "H.tla", tmp_path / "H.cfg")
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 7, 11)
+    assert seen == {"x": True, "n": False}
 
 
 def test_an_instance_variable_mixing_kinds_stays_checked(tmp_path, monkeypatch):

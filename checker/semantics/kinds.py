@@ -421,12 +421,13 @@ class KindAnalysis:
     def _visit_app(self, e, env, tenv, mode):
         op, args = e.op, e.args
         if op in ("=", "\\in") and not self._user_op(op, env, tenv):
-            lhs = args[0]
+            lhs, lenv, ltenv = _unalias(args[0], env, tenv)
             var = None
             if mode == "next" and type(lhs) is ast.OpApp and lhs.op == "'":
-                var = self._var(lhs.args[0], env)
+                inner, ienv, _ = _unalias(lhs.args[0], lenv, ltenv)
+                var = self._var(inner, ienv)
             elif mode == "init":
-                var = self._var(lhs, env)
+                var = self._var(lhs, lenv)
             if var is not None:
                 rhs = self.ty(args[1], env, tenv)
                 self._assign(var, rhs if op == "=" else elem(rhs))
@@ -462,9 +463,14 @@ class KindAnalysis:
                 raise GiveUp  # an operator the compiler bound: it may assign
             return
         sym = env.scope.symbols.get(name)
-        if sym is None or sym.module in STANDARD or not isinstance(sym.node, ast.OpDef):
+        if sym is None or sym.module in STANDARD:
             return
         replaced = self.c.overrides.get(name)
+        if not isinstance(sym.node, ast.OpDef):
+            if sym.kind == "constant" and sym.arity and replaced is None:
+                raise GiveUp  # an operator constant an instance substitutes
+            if replaced is None:
+                return
         if replaced is not None and env.frame is self.c.root_frame:
             sym = self.c.root.symbols.get(replaced)
             if sym is None or not isinstance(sym.node, ast.OpDef):
@@ -500,9 +506,11 @@ class KindAnalysis:
     # -- bindings ------------------------------------------------------------------------------
 
     def _bind_params(self, d, args, env, tenv, base: dict) -> dict:
+        """A parameter's binding: its argument's type, and the argument itself, since
+        `P(v) == v = 1` applied as P(x') assigns x (TLC substitutes arguments)."""
         out = dict(base)
         for p, a in zip(d.params, args, strict=False):
-            out[p.name] = ("op",) if p.arity else ("ty", self.ty(a, env, tenv))
+            out[p.name] = ("op",) if p.arity else ("ty", self.ty(a, env, tenv), a, env, tenv)
         return out
 
     def _bind_bounds(self, bounds, env, tenv) -> dict:
@@ -833,6 +841,17 @@ def _replaced(t: Ty, path: list, v: Ty) -> Ty:
     if t.seq is not None:
         out = join(out, Ty(seq=join(t.seq, new)))
     return out
+
+
+def _unalias(e, env, tenv: dict):
+    """A parameter's argument in place of the parameter (repeatedly), with where it was
+    written: (expression, env, type env)."""
+    while type(e) is ast.Ident:
+        b = tenv.get(e.name)
+        if b is None or b[0] != "ty" or len(b) < 3:
+            break
+        e, env, tenv = b[2], b[3], b[4]
+    return e, env, tenv
 
 
 def _unknown_bounds(node, tenv: dict) -> dict:

@@ -259,7 +259,8 @@ def _fp(v) -> int:
 
 def key_function(view=None, checked=None):
     """The visited key of a search's states, starting from empty tables (see `clear`): the
-    state's fingerprint, or, with SYMMETRY or VIEW (`view`), that of the state's view.
+    state's fingerprint, or, with SYMMETRY or VIEW (`view`), that of the state's view (with
+    SYMMETRY alone, a state: fingerprinted as one, variable by variable).
     `checked` (per variable, see Model.kind_checked; None: all) says which variables' hits
     need the kind check."""
     clear()
@@ -267,6 +268,8 @@ def key_function(view=None, checked=None):
         _checked.extend(checked)
     if view is None:
         return state_fingerprint
+    if getattr(view, "view_fn", True) is None:  # SYMMETRY alone: the key is a state
+        return lambda s: state_fingerprint(view(s))
     return lambda s: fingerprint(view(s))
 
 

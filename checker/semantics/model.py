@@ -252,6 +252,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   step_invariants=step_invariants, invariants_pure=invariants_pure,
                   activate=_activation(deadlock),
                   kind_checked=_kind_checked(compiler, variables, init_e, next_e))
+    if isinstance(fingerprint, _SymmetryKey):
+        fingerprint.kinds_exact = not any(model.kind_checked)
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)
@@ -534,8 +536,10 @@ class _SymmetryKey:
         self.cand_sets: dict = {}  # one tuple object per candidate set seen
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
         # state -> (that state, its key): duplicates are generated far more often. A hit
-        # counts only for the same state kind for kind (Python has TRUE == 1).
+        # counts only for the same state kind for kind (Python has TRUE == 1), unless no
+        # variable can hold such values (`kinds_exact`, set from Model.kind_checked).
         self.keys: dict = {}
+        self.kinds_exact = False
 
     def _support(self, v) -> frozenset:
         t = type(v)
@@ -627,7 +631,8 @@ class _SymmetryKey:
 
     def __call__(self, state):
         known = self.keys.get(state)
-        if known is not None and (known[0] is state or same_kinds(known[0], state)):
+        if known is not None and (known[0] is state or self.kinds_exact
+                                  or same_kinds(known[0], state)):
             return known[1]
         key = self._canonical(state)
         if len(self.keys) > 2_000_000:

@@ -92,6 +92,21 @@ def test_an_operator_constant_the_configuration_replaces_is_followed(tmp_path, m
     assert seen == {"x": True, "n": False}
 
 
+@pytest.mark.parametrize("op", ["Put", "LAMBDA old, new : new = <<TRUE>>"])
+def test_an_instance_operator_constant_is_followed(tmp_path, monkeypatch, op):
+    """INSTANCE Inner WITH Op <- ...: the substituted (constant-level) operator assigns
+    through its parameter, as MCTwoPhase's XAct does (TLC 2.18: 7 distinct, 11 generated)."""
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nCONSTANT Op(_, _)\nVARIABLE y\nStep == Op(y, y')\n====\n")
+    _write(tmp_path, f"Put(old, new) == new = <<TRUE>>\n"
+                     f"I == INSTANCE Inner WITH y <- x, Op <- {op}", "x' = <<1>> \\/ I!Step")
+    seen = _checked(tmp_path, monkeypatch)
+    o = check(tmp_path / "H.tla", tmp_path / "H.cfg")
+    if op == "Put":  # an assignment inside a LAMBDA argument is not evaluated yet
+        assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 7, 11)
+    assert seen == {"x": True, "n": False}
+
+
 def test_an_instance_variable_mixing_kinds_stays_checked(tmp_path, monkeypatch):
     (tmp_path / "Inner.tla").write_text(
         "---- MODULE Inner ----\nVARIABLE y\nStep == y' = <<TRUE>>\n====\n")

@@ -468,7 +468,16 @@ class KindAnalysis:
         replaced = self.c.overrides.get(name)
         if not isinstance(sym.node, ast.OpDef):
             if sym.kind == "constant" and sym.arity and replaced is None:
-                raise GiveUp  # an operator constant an instance substitutes
+                sub = self._substituted_op(name, env)  # an instance's operator constant
+                if sub is None:
+                    raise GiveUp
+                d, denv, key = sub
+                ptenv = self._bind_params(d, args, env, tenv, {})
+                if isinstance(d, ast.Lambda):
+                    self._walk_def(d, denv, ptenv, mode, key)
+                else:
+                    self._walk_def(d, self.c.def_env(denv[0], denv[1]), ptenv, mode, key)
+                return
             if replaced is None:
                 return
         if replaced is not None and env.frame is self.c.root_frame:
@@ -481,6 +490,27 @@ class KindAnalysis:
         denv = self.c.def_env(sym, env)
         self._walk_def(d, denv, self._bind_params(d, args, env, tenv, {}), mode,
                        (denv.frame.ident, sym.module, name))
+
+    def _substituted_op(self, name, env):
+        """What an instance substitutes for its operator constant `name`: (a definition,
+        (its symbol, the env to resolve it from), key) or (a LAMBDA, its env, key); None when
+        it is something else."""
+        if env.frame is self.c.root_frame:
+            return None
+        sub = env.frame.subst.get(name)
+        if sub is None:
+            return None
+        expr, senv = sub
+        if type(expr) is ast.Lambda:
+            return expr, senv, ("lambda", id(expr))
+        if type(expr) is not ast.Ident or expr.name in senv.locals:
+            return None
+        if expr.name in self.c.overrides or senv.frame is not self.c.root_frame:
+            return None
+        sym = senv.scope.symbols.get(expr.name)
+        if sym is None or sym.module in STANDARD or not isinstance(sym.node, ast.OpDef):
+            return None
+        return sym.node, (sym, senv), ("def", senv.frame.ident, sym.module, expr.name)
 
     def _walk_def(self, d, denv, ptenv, mode, key):
         """Walk a definition's body once per round for each list of argument types."""
@@ -510,7 +540,11 @@ class KindAnalysis:
         `P(v) == v = 1` applied as P(x') assigns x (TLC substitutes arguments)."""
         out = dict(base)
         for p, a in zip(d.params, args, strict=False):
-            out[p.name] = ("op",) if p.arity else ("ty", self.ty(a, env, tenv), a, env, tenv)
+            if isinstance(p, str):  # a LAMBDA's parameter
+                out[p] = ("ty", self.ty(a, env, tenv), a, env, tenv)
+            else:
+                out[p.name] = ("op",) if p.arity else ("ty", self.ty(a, env, tenv), a, env,
+                                                        tenv)
         return out
 
     def _bind_bounds(self, bounds, env, tenv) -> dict:
@@ -744,7 +778,13 @@ class KindAnalysis:
                 return TOP
             d = sym.node
             if not isinstance(d, ast.OpDef):
-                return TOP
+                sub = self._substituted_op(op, env) if sym.kind == "constant" else None
+                if sub is None:
+                    return TOP
+                d, denv, key = sub
+                if not isinstance(d, ast.Lambda):
+                    denv = self.c.def_env(denv[0], denv[1])
+                return self._body(d, denv, self._bind_params(d, args, env, tenv, {}), key)
             denv = self.c.def_env(sym, env)
             return self._body(d, denv, self._bind_params(d, args, env, tenv, {}),
                               ("def", denv.frame.ident, sym.module, op))

@@ -64,6 +64,17 @@ class DefsMixin:
                     self._replaced[id(d.node)] = target
         return self._replaced.get(id(sym.node)) if sym.kind in ("operator", "function") else None
 
+    def lambda_def(self, lam: ast.Lambda) -> ast.OpDef:
+        """A LAMBDA as the definition an action expands in place (one per LAMBDA, so that
+        what is remembered by a definition's identity stays its own)."""
+        d = self._lambda_defs.get(id(lam))
+        if d is None or d[0] is not lam:
+            d = self._lambda_defs[id(lam)] = (lam, ast.OpDef(
+                name="LAMBDA", params=tuple(ast.Param(name=p, span=lam.span)
+                                            for p in lam.params), body=lam.body,
+                span=lam.span))
+        return d[1]
+
     def _substituted_def(self, sym: Symbol, env: Env, args):
         """An operator constant that an INSTANCE ... WITH or a .cfg `<-` replaces by a
         definition: that definition, so actions expand it in place as TLC does."""
@@ -76,6 +87,8 @@ class DefsMixin:
                 return None
             return tsym.node, self.def_env(tsym, self.root_env()), args
         sub = env.frame.subst.get(sym.name)
+        if sub is not None and isinstance(sub[0], ast.Lambda):  # WITH Op <- LAMBDA ...
+            return self.lambda_def(sub[0]), sub[1], args
         if sub is None or not isinstance(sub[0], ast.Ident):
             return None
         return self.user_def(ast.OpApp(sub[0].name, args, span=sub[0].span), sub[1])

@@ -215,7 +215,10 @@ class NamesMixin:
             if flags_out is not None:
                 flags_out.append(f)
             plist = ", ".join(b[1] for b in params.values())
-            return ("op", f"(lambda s, t, {plist}: {body})", arity)
+            # With its definition and env: an action applying it evaluates it in place,
+            # as TLC does (`Do(LAMBDA v : x' = v)`), like an operator a LET defines.
+            return ("op", f"(lambda s, t, {plist}: {body})", arity, self.lambda_def(a),
+                    [env])
         if isinstance(a, ast.Ident):
             b = env.locals.get(a.name)
             if b is not None and b[0] == "op":
@@ -228,7 +231,11 @@ class NamesMixin:
             body, f = self.expr(fake, env.bind(binds))
             if flags_out is not None:
                 flags_out.append(f)
-            return ("op", f"(lambda s, t, {', '.join(names)}: {body})", arity)
+            code = f"(lambda s, t, {', '.join(names)}: {body})"
+            target = self.user_def(a, env)
+            if target is not None and isinstance(target[0], ast.OpDef):
+                return ("op", code, arity, target[0], [target[1]])
+            return ("op", code, arity)
         raise CompileError("expected an operator as this argument", a.span)
 
     def _op_value(self, a, env: Env):

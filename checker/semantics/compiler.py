@@ -84,6 +84,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
         self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
         self._subdef_ids: set = set()
+        self._lambda_defs: dict = {}  # id(LAMBDA) -> (it, it as a definition)
         self._cdot_nesting = 0  # inside an A \cdot B being compiled
         self.uses_cdot = False
         self.g["_CDOT"] = [0]  # intermediate states of A \cdot B, counted as TLC counts them

@@ -380,7 +380,7 @@ class ActionsMixin:
             return None
         sym = env.scope.symbols.get(f.name)
         if (sym is None or sym.module in STANDARD or f.name in self.overrides
-                or self._replacement(sym) is not None):
+                or self.replacement(sym) is not None):
             return None
         d = sym.node
         if isinstance(d, ast.FuncDef):
@@ -616,10 +616,10 @@ class ActionsMixin:
                 b = env.locals.get(e.args[0].name)
                 if b is not None and b[0] == "expr":  # `q'` with q an argument passed by name
                     return self._target_var(ast.OpApp("'", (b[1],), span=e.span), b[2])
-                return self._var_of(e.args[0].name, env)
+                return self.var_of(e.args[0].name, env)
             return None
         if self.mode == "init" and isinstance(e, ast.Ident):
-            return self._var_of(e.name, env)
+            return self.var_of(e.name, env)
         return None
 
     def _unchanged_vars(self, e, env: Env, depth: int = 0) -> list[str] | None:
@@ -635,7 +635,7 @@ class ActionsMixin:
                 out += vs
             return out
         if isinstance(e, ast.Ident):
-            v = self._var_of(e.name, env)
+            v = self.var_of(e.name, env)
             if v is not None:
                 return [v]
             b = env.locals.get(e.name)

@@ -37,7 +37,7 @@ class DefsMixin:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):
             return None
-        target = self._replacement(sym)
+        target = self.replacement(sym)
         if target is not None:
             # `Name <- Other` in the .cfg: Other's definition, wherever Name is used.
             sym = self.root.symbols.get(target)
@@ -49,7 +49,7 @@ class DefsMixin:
         denv = self.def_env(sym, env)
         return sym.node, denv, args
 
-    def _replacement(self, sym: Symbol) -> str | None:
+    def replacement(self, sym: Symbol) -> str | None:
         """The root definition a .cfg `Name <- Other` (or `Name <- [Mod] Other`) puts in
         place of the operator sym names. As in TLC, it replaces that definition wherever it is
         used, inside instances too (`Seq <- BoundedSeq` reaches an INSTANCEd module's Seq);

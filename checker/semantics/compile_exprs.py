@@ -297,7 +297,7 @@ class ExprsMixin:
             return value is True or value is False
         if sym.kind != "operator" or not isinstance(sym.node, ast.OpDef) or depth > 20:
             return False
-        if self._replacement(sym) is not None:
+        if self.replacement(sym) is not None:
             return False
         key = (env.frame.ident, sym.module, name)
         known = self._bool_defs.get(key)

@@ -92,7 +92,7 @@ class IncrementalMixin:
         if sym.module in STANDARD:
             key = (sym.module, sym.name)
             return key not in IMPURE_OPS and key not in READ_OPS
-        if self._replacement(sym) is not None:
+        if self.replacement(sym) is not None:
             return False
         target = self.user_def(n, nenv) if sym.kind == "operator" else None
         if target is None:

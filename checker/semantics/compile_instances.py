@@ -60,7 +60,7 @@ class InstancesMixin:
                 subst[name] = (ast.Ident(name, span=inst.span), penv)
         return Frame(subst, next(self._counter), cacheable=not params)
 
-    def _var_of(self, name: str, env: Env) -> str | None:
+    def var_of(self, name: str, env: Env) -> str | None:
         """The root variable `name` denotes in env (following instance substitutions)."""
         if name in env.locals:
             return None
@@ -73,7 +73,7 @@ class InstancesMixin:
             return self._inner_var(name, env)
         sub = env.frame.subst.get(name)
         if sub is not None and isinstance(sub[0], ast.Ident):
-            return self._var_of(sub[0].name, sub[1])
+            return self.var_of(sub[0].name, sub[1])
         return None
 
     def instance_def(self, e: ast.InstanceRef, env: Env):

@@ -80,7 +80,7 @@ class NamesMixin:
             if args:
                 return f"{code}(s, t, {', '.join(args)})", flags | STATE
             return code, flags
-        target = self._replacement(sym) if sym is not direct else None
+        target = self.replacement(sym) if sym is not direct else None
         if target is not None:
             return self._override(target, args, e)
         if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
@@ -139,7 +139,7 @@ class NamesMixin:
         if isinstance(e, ast.Ident) and e.name not in env.locals:
             sym = env.scope.symbols.get(e.name)
             if sym is not None and sym.kind == "variable":
-                var = self._var_of(e.name, env)
+                var = self.var_of(e.name, env)
                 if var is None and env.frame is not self.root_frame:
                     sub = env.frame.subst.get(e.name)
                     return self._primed(sub[0], sub[1])

@@ -372,7 +372,7 @@ class KindAnalysis:
         sym = env.scope.symbols.get(e.name)
         if sym is None or sym.kind != "variable":
             return None
-        var = self.c._var_of(e.name, env)
+        var = self.c.var_of(e.name, env)
         if var is None:
             raise GiveUp
         return var
@@ -463,54 +463,37 @@ class KindAnalysis:
                 raise GiveUp  # an operator the compiler bound: it may assign
             return
         sym = env.scope.symbols.get(name)
-        if sym is None or sym.module in STANDARD:
+        if sym is None:
             return
-        replaced = self.c.overrides.get(name)
-        if not isinstance(sym.node, ast.OpDef):
-            if sym.kind == "constant" and sym.arity and replaced is None:
-                sub = self._substituted_op(name, env)  # an instance's operator constant
-                if sub is None:
-                    raise GiveUp
-                d, denv, key = sub
-                ptenv = self._bind_params(d, args, env, tenv, {})
-                if isinstance(d, ast.Lambda):
-                    self._walk_def(d, denv, ptenv, mode, key)
-                else:
-                    self._walk_def(d, self.c.def_env(denv[0], denv[1]), ptenv, mode, key)
-                return
-            if replaced is None:
-                return
-        if replaced is not None and env.frame is self.c.root_frame:
-            sym = self.c.root.symbols.get(replaced)
-            if sym is None or not isinstance(sym.node, ast.OpDef):
-                raise GiveUp
-        elif replaced is not None or (sym.module, name) in self.c.module_overrides:
-            raise GiveUp
-        d = sym.node
-        denv = self.c.def_env(sym, env)
-        self._walk_def(d, denv, self._bind_params(d, args, env, tenv, {}), mode,
-                       (denv.frame.ident, sym.module, name))
+        target = self._resolve(e, sym, env, args)
+        if target is None:
+            if sym.kind == "constant" and sym.arity:
+                raise GiveUp  # an operator constant the analysis cannot follow
+            return
+        d, denv = target
+        if isinstance(d, ast.OpDef):
+            self._walk_def(d, denv, self._bind_params(d, args, env, tenv, {}), mode,
+                           ("def", id(d), denv.frame.ident))
 
-    def _substituted_op(self, name, env):
-        """What an instance substitutes for its operator constant `name`: (a definition,
-        (its symbol, the env to resolve it from), key) or (a LAMBDA, its env, key); None when
-        it is something else."""
-        if env.frame is self.c.root_frame:
+    def _resolve(self, e, sym, env, args):
+        """The definition an operator application evaluates, as the compiler resolves it (a
+        .cfg `Name <- Other`, an instance's operator constant, a LAMBDA given for one):
+        (definition, its env), or None for a standard operator, a constant or a variable.
+        GiveUp when a replaced operator cannot be followed."""
+        if type(e) is ast.Ident or e.op[:1].isalpha():
+            node = e if type(e) is ast.Ident or len(e.args) == len(args) else \
+                ast.OpApp(e.op, args, span=e.span)
+            target = self.c.user_def(node, env)
+            if target is not None:
+                return target[0], target[1]
+            if sym.kind == "function" and self.c.replacement(sym) is None:
+                return sym.node, self.c.def_env(sym, env)
             return None
-        sub = env.frame.subst.get(name)
-        if sub is None:
-            return None
-        expr, senv = sub
-        if type(expr) is ast.Lambda:
-            return expr, senv, ("lambda", id(expr))
-        if type(expr) is not ast.Ident or expr.name in senv.locals:
-            return None
-        if expr.name in self.c.overrides or senv.frame is not self.c.root_frame:
-            return None
-        sym = senv.scope.symbols.get(expr.name)
-        if sym is None or sym.module in STANDARD or not isinstance(sym.node, ast.OpDef):
-            return None
-        return sym.node, (sym, senv), ("def", senv.frame.ident, sym.module, expr.name)
+        if sym.module in STANDARD or not isinstance(sym.node, ast.OpDef):
+            return None  # a user-defined infix operator below
+        if self.c.replacement(sym) is not None:
+            raise GiveUp
+        return sym.node, self.c.def_env(sym, env)
 
     def _walk_def(self, d, denv, ptenv, mode, key):
         """Walk a definition's body once per round for each list of argument types."""
@@ -718,13 +701,17 @@ class KindAnalysis:
                 if sub is not None and env.frame is not self.c.root_frame:
                     return self.ty(sub[0], sub[1], {})
                 return TOP
-            if name in self.c.overrides or (sym.module, name) in self.c.module_overrides:
+            try:
+                target = self._resolve(e, sym, env, ())
+            except GiveUp:
                 return TOP
-            d = sym.node
-            if isinstance(d, ast.OpDef) and not d.params:
-                return self._body(d, self.c.def_env(sym, env), {}, ("def", key))
-            if isinstance(d, ast.FuncDef):
-                return self._func_def(d, self.c.def_env(sym, env), {}, ("def", key))
+            if target is not None:
+                d, denv = target
+                key = ("def", id(d), denv.frame.ident)
+                if isinstance(d, ast.OpDef) and not d.params:
+                    return self._body(d, denv, {}, key)
+                if isinstance(d, ast.FuncDef):
+                    return self._func_def(d, denv, {}, key)
         return TOP
 
     def _body(self, d, denv, ptenv, key) -> Ty:
@@ -773,21 +760,19 @@ class KindAnalysis:
         if op in env.locals:
             return TOP
         sym = env.scope.symbols.get(op)
-        if sym is not None and sym.module not in STANDARD:
-            if op in self.c.overrides or (sym.module, op) in self.c.module_overrides:
+        if sym is not None:
+            try:
+                target = self._resolve(e, sym, env, args)
+            except GiveUp:
                 return TOP
-            d = sym.node
-            if not isinstance(d, ast.OpDef):
-                sub = self._substituted_op(op, env) if sym.kind == "constant" else None
-                if sub is None:
+            if target is not None:
+                d, denv = target
+                if not isinstance(d, ast.OpDef):
                     return TOP
-                d, denv, key = sub
-                if not isinstance(d, ast.Lambda):
-                    denv = self.c.def_env(denv[0], denv[1])
-                return self._body(d, denv, self._bind_params(d, args, env, tenv, {}), key)
-            denv = self.c.def_env(sym, env)
-            return self._body(d, denv, self._bind_params(d, args, env, tenv, {}),
-                              ("def", denv.frame.ident, sym.module, op))
+                return self._body(d, denv, self._bind_params(d, args, env, tenv, {}),
+                                  ("def", id(d), denv.frame.ident))
+            if sym.module not in STANDARD:
+                return TOP
         if op in _BOOL_OPS:
             return BOOL
         if op == "'":

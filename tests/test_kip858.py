@@ -190,7 +190,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 40
+    assert len(pairs) == 41
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -359,7 +359,7 @@ def test_recreation_is_off_in_every_configuration_that_does_not_name_it():
     for e in ENTRIES:
         c = constants(e)
         on = {k for k in RECREATE_SWITCHES if c[k] == "TRUE"}
-        if (re.fullmatch(r"KIP858_[abc]_(small_recreate_\w+|live_recreate)", e.name)
+        if (re.fullmatch(r"KIP858_[abc]_((small|medium)_recreate_\w+|live_recreate)", e.name)
                 or e.name in RECREATE_VARIANTS
                 or e.name == "KIP858_live_bug_offline_partition_by_name"):
             assert "EnableRecreate" in on and c["MaxRecreates"] == "1", e.name

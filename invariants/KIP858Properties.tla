@@ -45,6 +45,7 @@ TypeOK ==
     /\ unfencedWith \in [Brokers -> SUBSET Partitions]
     /\ reassignsLeft \in 0..MaxReassigns
     /\ mvJbod \in BOOLEAN
+    /\ stale \in [Brokers -> [Partitions -> SUBSET DirValues]]
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
 (* directories with the same UUID, the Broker will fail at startup"), on     *)
@@ -239,6 +240,23 @@ ReplicasOnlineUntilReRegistered ==
     \A b \in Brokers, p \in Partitions :
         LiveReplicaOf(p, b) /\ reg[b].dirs = {} => ~CtrlOffline(b, part[p].dir[b])
 
+(* Topic ids.  A log of an old incarnation of a topic (deleted, then created   *)
+(* again under the same name with a new topic id) is never taken for the new  *)
+(* one's: no broker holds it as the partition's current or future log -- so    *)
+(* the partition's leader never leads, and no follower fetches, from the old   *)
+(* incarnation's records (LogManager.getOrCreateLog and isStrayKraftReplica    *)
+(* compare the topic id in partition.metadata with the image's).               *)
+OldIncarnationNeverLoaded ==
+    \A b \in Brokers, p \in Partitions : stale[b][p] \cap LogDirs(logs[b][p]) = {}
+
+(* No stray log of a deleted incarnation survives on an online dir once its    *)
+(* broker is quiet: the broker deletes it when it applies the deletion (or the *)
+(* re-creation) with the dir online, or, when the dir was offline or the       *)
+(* broker down, at the next startup that loads the dir (a failed dir comes     *)
+(* back only with a restart).                                                  *)
+NoStaleLogsWhenQuiet ==
+    \A b \in Brokers : Quiet(b) => \A p \in Partitions : stale[b][p] \cap online[b] = {}
+
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
 
@@ -362,6 +380,17 @@ UnfencedLive ==
     \A b \in Brokers :
         (alive[b] /\ ~zk[b] /\ reg[b].fenced /\ online[b] = dirsOf[b])
             ~> (~alive[b] \/ ~reg[b].fenced \/ online[b] # dirsOf[b])
+
+(* A new replica is created: a replica given to a running broker after it     *)
+(* started (the partition is new to its process: created, re-created under a  *)
+(* new topic id) eventually has a log, even with a dir offline -- the isNew    *)
+(* rule lets LogManager create it in an online dir ("Rejected alternatives") -- *)
+(* or the broker stops, or the replica goes away.  Also when a log of the old  *)
+(* incarnation sits on a dir that failed (KAFKA-16157).                        *)
+NewReplicaCreatedLive ==
+    \A b \in Brokers, p \in Partitions :
+        (alive[b] /\ LiveReplicaOf(p, b) /\ p \notin seen[b] /\ logs[b][p].cur = {})
+            ~> (~alive[b] \/ ~LiveReplicaOf(p, b) \/ logs[b][p].cur # {})
 
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic

@@ -48,8 +48,10 @@
 (*    latest record for it (deltas coalesce).                              *)
 (*  - no data: "caught up" is an event, not an offset; ISR expansion needs *)
 (*    only an online log on the follower and on the leader.                *)
-(*  - replicas never move between brokers; partitions are never re-created *)
-(*    after deletion (a partition model value doubles as its topic id).    *)
+(*  - a partition model value stands for its topic's name; the topic id is *)
+(*    implicit: with EnableRecreate a deleted topic may be created again,   *)
+(*    and the logs of its old incarnation (old topic id) are kept apart, in *)
+(*    `stale`.  All old ids are alike to the model: none is the current.   *)
 (*  - a restart either repairs every failed dir (data intact) or none; a   *)
 (*    failed disk may instead be replaced by an empty one (new dir id); a   *)
 (*    broker's log.dirs never change otherwise (no reconfiguration).       *)
@@ -124,7 +126,13 @@ CONSTANTS
     BugKeepMigratingDir,        \* a multi-dir broker leaves MIGRATING_DIR replicas unreported
     BugMultiDirBelowJbodVersion, \* a broker runs with several log.dirs below IBP_3_7_IV2
     BugKeepSessionOnReregister, \* a re-registered broker's unfence requests meet the old session
-    BugIsrJoinWithoutFetch      \* the leader counts a follower that never fetched as caught up
+    BugIsrJoinWithoutFetch,     \* the leader counts a follower that never fetched as caught up
+    \* topic deletion and re-creation under the same name with a fresh topic id (KIP-516)
+    EnableRecreate,     \* a deleted topic is created again (needs EnableDeletion)
+    MaxRecreates,       \* total number of re-creations
+    BugOfflinePartitionByName,  \* KAFKA-16157: an old incarnation offline blocks the new one
+    BugLoadLogByName,           \* at startup a log is matched to its partition by name only
+    BugStrayCheckOnlyAtStartup  \* a running broker keeps an old incarnation's log on a live dir
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -158,6 +166,10 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ EnableMetadataVersion => DirCounts = {1} /\ ~EnableMigration
        /\ BugKeepSessionOnReregister \in BOOLEAN
        /\ BugIsrJoinWithoutFetch \in BOOLEAN
+       /\ \A flag \in {EnableRecreate, BugOfflinePartitionByName, BugLoadLogByName,
+                       BugStrayCheckOnlyAtStartup} : flag \in BOOLEAN
+       /\ EnableRecreate => EnableDeletion
+       /\ MaxRecreates \in Nat
 
 VARIABLES
     \* ---- broker side ----
@@ -186,13 +198,18 @@ VARIABLES
     unfencedWith, \* unfencedWith[b]: UNASSIGNED/MIGRATING replicas b had when the
                   \*   controller last unfenced it (history; {} while fenced)
     reassignsLeft, \* reassignments that may still be started
+    recreatesLeft, \* topic re-creations that may still happen
     \* ---- cluster feature level ----
-    mvJbod        \* metadata.version >= IBP_3_7_IV2 (directory assignment supported)
+    mvJbod,       \* metadata.version >= IBP_3_7_IV2 (directory assignment supported)
+    \* ---- broker side, topic ids ----
+    stale         \* stale[b][p]: dirs of b holding a log of p under an old topic id (an
+                  \*   incarnation of the topic deleted since); never in logs[b][p]
+                  \*   unless the broker mistook it for the current one
 
-brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen>>
+brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen, stale>>
 msgVars    == <<queue, inflight, hbPending, hbResp>>
 ctrlVars   == <<reg, part>>
-histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft, mvJbod>>
+histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft, mvJbod, recreatesLeft>>
 vars       == <<brokerVars, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
@@ -404,7 +421,9 @@ Init ==
     /\ rejected = [b \in Brokers |-> {}]
     /\ unfencedWith = [b \in Brokers |-> {}]
     /\ reassignsLeft = MaxReassigns
+    /\ recreatesLeft = MaxRecreates
     /\ mvJbod = ~EnableMetadataVersion
+    /\ stale = [b \in Brokers |-> [p \in Partitions |-> {}]]
 
 -----------------------------------------------------------------------------
 (* Controller: partition lifecycle and leadership                          *)
@@ -428,9 +447,8 @@ InitialDir(b) ==
     THEN TheDir(reg[b].dirs)
     ELSE UNASSIGNED
 
-CreatePartition(p) ==
-    /\ part[p].state = "none"
-    /\ \E R \in SUBSET Brokers, l \in Brokers :
+PlacePartition(p) ==
+    \E R \in SUBSET Brokers, l \in Brokers :
          LET isr == {b \in R : ~reg[b].fenced}
          IN /\ Cardinality(R) = ReplicationFactor
             /\ l \in isr
@@ -438,8 +456,12 @@ CreatePartition(p) ==
                           [state |-> "live", replicas |-> R,
                            dir |-> [b \in Brokers |-> IF b \in R THEN InitialDir(b) ELSE UNASSIGNED],
                            leader |-> l, isr |-> isr, lepoch |-> 0, adding |-> {}, removing |-> {}]]
+
+CreatePartition(p) ==
+    /\ part[p].state = "none"
+    /\ PlacePartition(p)
     /\ dirty' = DirtyAfter
-    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
 \* Topic deletion (needed for KAFKA-17190).
 DeletePartition(p) ==
@@ -447,7 +469,39 @@ DeletePartition(p) ==
     /\ part[p].state = "live"
     /\ part' = [part EXCEPT ![p].state = "deleted", ![p].leader = NONE, ![p].isr = {}]
     /\ dirty' = DirtyAfter
-    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
+
+\* The dirs holding a log of L: its current logs and its future log.
+LogDirs(L) == L.cur \cup (IF L.fut = NONE THEN {} ELSE {L.fut})
+
+\* CreateTopics for the name of a deleted topic: the controller gives it a
+\* fresh topic id (ReplicationControlManager.createTopic) and places it as a
+\* new partition, directories included (ClusterControlManager.defaultDir).
+\* Logs carry their topic id (partition.metadata): every log of p still on a
+\* disk -- on a dir that was offline when its broker applied the deletion, on
+\* a broker that was down or had not applied it yet -- now belongs to an old
+\* incarnation, which the model records by moving it to `stale`.  An
+\* assignment of the old incarnation still queued carries the old id: the
+\* controller would answer UNKNOWN_TOPIC_ID and the manager drop it (since
+\* KAFKA-17190's fix): the model drops it here, and re-creates the topic only
+\* while no request carrying p is in flight.  To every broker process the new
+\* id is a new partition (absent from the image it started with): p leaves
+\* every `seen`, so LogManager may create its log while a dir is offline.
+RecreatePartition(p) ==
+    /\ EnableRecreate
+    /\ recreatesLeft > 0
+    /\ part[p].state = "deleted"
+    /\ \A x \in {y \in Brokers : inflight[y] # NONE} : inflight[x].asg[p] = NONE
+    /\ PlacePartition(p)
+    /\ stale' = [x \in Brokers |-> [stale[x] EXCEPT ![p] = @ \cup LogDirs(logs[x][p])]]
+    /\ logs' = [x \in Brokers |-> [logs[x] EXCEPT ![p] = NoLog]]
+    /\ queue' = [x \in Brokers |-> [queue[x] EXCEPT ![p] = NONE]]
+    /\ seen' = [x \in Brokers |-> seen[x] \ {p}]
+    /\ rejected' = [x \in Brokers |-> rejected[x] \ {p}]
+    /\ recreatesLeft' = recreatesLeft - 1
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, inflight, hbPending, hbResp, reg,
+                   movesLeft, unfencedWith, reassignsLeft, mvJbod>>
 
 \* Leader election from the ISR (no unclean election): the candidate must be
 \* unfenced and its replica not offline ("Metadata caching").  BugElectOutsideIsr:
@@ -460,7 +514,7 @@ ElectLeader(p, b) ==
     /\ Electable(p, b)
     /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
     /\ dirty' = DirtyAfter
-    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
 \* ISR expansion (AlterPartition from the leader): a follower with an online log
 \* caught up.  Background KRaft behaviour, not from the KIP; needed so that a
@@ -485,7 +539,7 @@ IsrExpand(p, b) ==
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
     /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) : part' = [part EXCEPT ![p] = r]
     /\ dirty' = DirtyAfter
-    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
 \* "Motivation": in KRaft, membership is based on timely heartbeats.  The
 \* controller fences a broker whose heartbeats stopped (session timeout) and
@@ -500,7 +554,7 @@ SessionExpire(b) ==
     /\ dirty' = DirtyAfter
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
-                   movesLeft, rejected, reassignsLeft, mvJbod>>
+                   movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft>>
 
 -----------------------------------------------------------------------------
 (* Broker: replica management                                               *)
@@ -531,7 +585,19 @@ Reconcile(b, p) ==
         \* an offline dir are not re-streamed into the online ones.
         mayCreate == p \notin seen[b] \/ ~HasOffline(b)
     IN
-    IF pr.state # "live" \/ b \notin pr.replicas
+    IF BugStrayCheckOnlyAtStartup /\ stale[b][p] \cap online[b] # {}
+    THEN \* a log of an old incarnation of p is on an online dir: the broker's
+         \* image lagged through the deletion and the re-creation, which the
+         \* delta it applies now shows at once.  ReplicaManager.applyDelta deletes
+         \* first what TopicsDelta.localChanges lists in `deletes`, by topic id
+         \* (the old id is among the deleted topic ids), then creates the new
+         \* one.  BugStrayCheckOnlyAtStartup: deletes worked out by topic name
+         \* miss a name that still exists, so the old log stays loaded under
+         \* the partition's name (getOrCreatePartition then refuses the new id:
+         \* "Topic ... exists, but its ID is ...") until the next startup's
+         \* stray check (LogManager.isStrayKraftReplica) renames it.
+         Keep
+    ELSE IF pr.state # "live" \/ b \notin pr.replicas
     THEN \* deleted, or moved away to other brokers (TopicDelta.localChanges: a
          \* replica no longer in the replicas is in `deletes`): remove the logs it
          \* can reach, abort a move; since the fix of KAFKA-17190 the assignments
@@ -545,6 +611,14 @@ Reconcile(b, p) ==
                    ELSE [cur |-> L.cur \ online[b], fut |-> NONE, phase |-> "none"],
            q |-> IF (IF pr.state = "live" THEN BugRetryMovedReplica ELSE BugRetryDeletedTopic)
                  THEN q0 ELSE NONE]}
+    ELSE IF BugOfflinePartitionByName /\ stale[b][p] \cap knownFailed[b] # {}
+    THEN \* KAFKA-16157: the broker process marked the old incarnation's
+         \* partition offline when its dir failed (HostedPartition.Offline, which
+         \* carried no topic id); getOrCreatePartition finds the name offline
+         \* and refuses the new incarnation ("Unable to bring up new local
+         \* leader ... because it resides in an offline log directory").  Since
+         \* the fix it compares topic ids and creates the new partition.
+         Keep
     ELSE IF ~IsMulti(b)
     THEN \* single log dir: the replica lives in it; dirs are not communicated,
          \* except for corrections (rev-a, rev-c: any; rev-b: LOST_DIR only)
@@ -630,6 +704,9 @@ Reconcile(b, p) ==
          IF ~HasOffline(b) THEN CreateAt(online[b], TRUE) ELSE Keep
 
 \* The broker applies the metadata delta of partition p (its image catches up).
+\* The logs of an old incarnation of p on its online dirs are deleted with the
+\* old topic id (ReplicaManager.applyDelta: deletes first); those on an
+\* offline dir stay on disk (the dir's logs left LogManager when it failed).
 \* Below IBP_3_7_IV2 it sends no directory (ReplicaManager.applyDelta: "We only
 \* want to update the directoryIds if DirectoryAssignment is supported"); the
 \* model lets the broker read the controller's metadata.version (its image
@@ -644,6 +721,7 @@ BrokerApplyDelta(b, p) ==
          /\ logs' = [logs EXCEPT ![b][p] = r.log]
          /\ queue' = [queue EXCEPT ![b][p] = IF DirAssignmentsOn THEN r.q ELSE queue[b][p]]
     /\ dirty' = [dirty EXCEPT ![b] = @ \ {p}]
+    /\ stale' = [stale EXCEPT ![b][p] = IF BugStrayCheckOnlyAtStartup THEN @ ELSE @ \ online[b]]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, seen,
                    inflight, hbPending, hbResp, ctrlVars, histVars>>
 
@@ -687,7 +765,7 @@ AssignSend(b) ==
              /\ UNCHANGED <<part, dirty>>
     /\ queue' = [queue EXCEPT ![b] = EmptyQ]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
-                   hbPending, hbResp, reg, histVars>>
+                   hbPending, hbResp, reg, histVars, stale>>
 
 \* The broker handles the response: a retriable error re-queues the assignment
 \* unless a newer one for the partition was queued meanwhile; success of the
@@ -732,7 +810,7 @@ AssignResponse(b) ==
           /\ rejected' = [rejected EXCEPT ![b] = @ \cup {p \in Partitions : r.res[p] = "unknown"}]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
-                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft, mvJbod>>
+                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft>>
 
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
@@ -782,12 +860,12 @@ DirFail(b, d) ==
     /\ online' = [online EXCEPT ![b] = @ \ {d}]
     /\ IF ~IsMulti(b) \/ zk[b] \/ online[b] = {d}
        THEN /\ HaltVolatile(b)
-            /\ UNCHANGED <<dirsOf, zk, ctrlVars, histVars>>
+            /\ UNCHANGED <<dirsOf, zk, ctrlVars, histVars, stale>>
        ELSE /\ knownFailed' = [knownFailed EXCEPT ![b] = @ \cup {d}]
             /\ hbPending' = [hbPending EXCEPT ![b] = @ \cup {d}]
             /\ queue' = [queue EXCEPT ![b] = [p \in Partitions |-> RevertEntry(b, p, d)]]
             /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> AbortMove(logs[b][p], d)]]
-            /\ UNCHANGED <<dirsOf, alive, zk, dirty, seen, inflight, hbResp, ctrlVars, histVars>>
+            /\ UNCHANGED <<dirsOf, alive, zk, dirty, seen, inflight, hbResp, ctrlVars, histVars, stale>>
 
 \* The controller may grant b's request to be unfenced.
 \* BugKeepSessionOnReregister: a new incarnation's registration does not replace
@@ -827,7 +905,7 @@ Heartbeat(b) ==
                              ELSE unfencedWith
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
-                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft, mvJbod>>
+                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft>>
 
 \* The heartbeat response acknowledges the dirs that heartbeat carried, which
 \* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
@@ -851,7 +929,7 @@ DirFailureTimeout(b) ==
        \/ \E p \in Partitions : PendingAssign(b, p) \cap (knownFailed[b] \cup {LOST}) # {}
     /\ \E p \in Partitions : part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {}
     /\ HaltVolatile(b)
-    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars>>
+    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars, stale>>
 
 -----------------------------------------------------------------------------
 (* Broker lifecycle                                                         *)
@@ -862,7 +940,7 @@ Crash(b) ==
     /\ EnableRestart
     /\ alive[b]
     /\ HaltVolatile(b)
-    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars>>
+    /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars, stale>>
 
 \* On startup a move is resumed if both its logs are on online dirs.  A future
 \* log on a dir that did not load is forgotten (should that disk come back
@@ -887,11 +965,21 @@ AcceptedMove(b, p, L, on) ==
     /\ L.fut # NONE /\ L.fut \in on
     /\ part[p].state = "live" /\ b \in part[p].replicas /\ part[p].dir[b] = L.fut
 
+\* A log of an old incarnation of p on a dir that loaded is a stray
+\* (LogManager.loadLog: isStrayKraftReplica finds its topic id, read from
+\* partition.metadata, absent from the image), renamed and not loaded.
+\* BugLoadLogByName: the broker matches logs to partitions by name, as LogManager
+\* keys them (TopicPartition), and skips the topic id check (as for a log
+\* without partition.metadata, which getOrCreateLog gives the new id): a
+\* partition of that name the image assigns to the broker takes the old log.
+LoadByName(b, p, on) == BugLoadLogByName /\ LiveReplicaOf(p, b) /\ stale[b][p] \cap on # {}
+
 StartLog(b, p, on) ==
     LET L == logs[b][p]
-    IN IF ~BugResumeAcceptedMove /\ AcceptedMove(b, p, L, on)
-       THEN [cur |-> {L.fut}, fut |-> NONE, phase |-> "none"]
-       ELSE Resume(L, on)
+        S == IF ~BugResumeAcceptedMove /\ AcceptedMove(b, p, L, on)
+             THEN [cur |-> {L.fut}, fut |-> NONE, phase |-> "none"]
+             ELSE Resume(L, on)
+    IN IF LoadByName(b, p, on) THEN [S EXCEPT !.cur = @ \cup (stale[b][p] \cap on)] ELSE S
 
 \* On startup the broker also looks at every log on its disks whose partition
 \* the image does not assign to it (LogManager.isStrayKraftReplica: "the current
@@ -936,7 +1024,9 @@ StartBroker(b, on, isZk) ==
                     THEN dirty[x] \cup {p \in Partitions : newPart[p] # part[p] /\ x \in part[p].replicas}
                     ELSE dirty[x]]
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
-    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft, mvJbod>>
+    /\ stale' = [stale EXCEPT ![b] = [p \in Partitions |->
+                    IF LoadByName(b, p, on) THEN stale[b][p] ELSE stale[b][p] \ on]]
+    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft, mvJbod, recreatesLeft>>
 
 \* Failed dirs may have been repaired (data intact) or still be failed.
 RestartDirs(b) == {o \in {online[b], dirsOf[b]} : o # {}}
@@ -994,6 +1084,7 @@ ReplaceDisk(b, d) ==
          /\ dirsOf' = [dirsOf EXCEPT ![b] = (@ \ {d}) \cup {n}]
          /\ online' = [online EXCEPT ![b] = @ \cup {n}]
     /\ logs' = [logs EXCEPT ![b] = [p \in Partitions |-> Wipe(logs[b][p], d)]]
+    /\ stale' = [stale EXCEPT ![b] = [p \in Partitions |-> stale[b][p] \ {d}]]
     /\ UNCHANGED <<alive, zk, knownFailed, dirty, seen, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
@@ -1014,7 +1105,7 @@ MoveStart(b, p, d) ==
           /\ logs' = [logs EXCEPT ![b][p] = [L EXCEPT !.fut = d, !.phase = "copying"]]
     /\ movesLeft' = movesLeft - 1
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
-                   ctrlVars, rejected, unfencedWith, reassignsLeft, mvJbod>>
+                   ctrlVars, rejected, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft>>
 
 \* The future replica first catches up: instead of promoting it, the broker
 \* queues the assignment to its dir and keeps copying (ReplicaAlterLogDirsThread:
@@ -1030,7 +1121,7 @@ MoveCaughtUp(b, p) ==
     /\ logs' = [logs EXCEPT ![b][p].phase = IF BugPromoteBeforeAck THEN "acked" ELSE "caught"]
     /\ queue' = [queue EXCEPT ![b][p] = logs[b][p].fut]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
-                   inflight, hbPending, hbResp, ctrlVars, histVars>>
+                   inflight, hbPending, hbResp, ctrlVars, histVars, stale>>
 
 \* After the controller confirmed the assignment: block appends, final catch-up,
 \* promote the future replica and delete the old one.
@@ -1041,7 +1132,7 @@ MovePromote(b, p) ==
     /\ logs[b][p].fut \in online[b]
     /\ logs' = [logs EXCEPT ![b][p] = [cur |-> {logs[b][p].fut}, fut |-> NONE, phase |-> "none"]]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
-                   ctrlVars, histVars>>
+                   ctrlVars, histVars, stale>>
 
 -----------------------------------------------------------------------------
 (* Inter-broker partition reassignment (KIP-455, KRaft controller)          *)
@@ -1076,7 +1167,7 @@ ReassignStart(p, T) ==
     /\ reassignsLeft' = reassignsLeft - 1
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, msgVars, reg,
-                   movesLeft, rejected, unfencedWith, mvJbod>>
+                   movesLeft, rejected, unfencedWith, mvJbod, stale, recreatesLeft>>
 
 \* AlterPartitionReassignments with no target: cancel (PartitionReassignmentRevert,
 \* ReplicationControlManager.cancelPartitionReassignment).  The adding replicas
@@ -1096,7 +1187,7 @@ ReassignCancel(p) ==
        IN /\ pr.isr # {}
           /\ \E r \in WithLeader(old, pr) : part' = [part EXCEPT ![p] = r]
     /\ dirty' = DirtyAfter
-    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars>>
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
 -----------------------------------------------------------------------------
 (* metadata.version ("Compatibility, Deprecation, and Migration Plan")      *)
@@ -1112,7 +1203,7 @@ UpgradeMetadataVersion ==
     /\ EnableMetadataVersion
     /\ ~mvJbod
     /\ mvJbod' = TRUE
-    /\ UNCHANGED <<brokerVars, msgVars, ctrlVars, movesLeft, rejected, unfencedWith, reassignsLeft>>
+    /\ UNCHANGED <<brokerVars, msgVars, ctrlVars, movesLeft, rejected, unfencedWith, reassignsLeft, recreatesLeft>>
 
 \* BrokerRegistrationTracker (KAFKA-16162): a running broker whose image shows
 \* IBP_3_7_IV2 while its registration lists no dirs sends its registration
@@ -1145,12 +1236,13 @@ AddLogDir(b) ==
     /\ \E n \in NewDirIds(b) :
          /\ dirsOf' = [dirsOf EXCEPT ![b] = @ \cup {n}]
          /\ online' = [online EXCEPT ![b] = @ \cup {n}]
-    /\ UNCHANGED <<alive, zk, knownFailed, logs, dirty, seen, msgVars, ctrlVars, histVars>>
+    /\ UNCHANGED <<alive, zk, knownFailed, logs, dirty, seen, msgVars, ctrlVars, histVars, stale>>
 
 -----------------------------------------------------------------------------
 
 Next ==
     \/ \E p \in Partitions : CreatePartition(p) \/ DeletePartition(p) \/ ReassignCancel(p)
+    \/ \E p \in Partitions : RecreatePartition(p)
     \/ \E p \in Partitions, T \in SUBSET Brokers : ReassignStart(p, T)
     \/ \E p \in Partitions, b \in Brokers : ElectLeader(p, b) \/ IsrExpand(p, b)
     \/ \E b \in Brokers, p \in Partitions :

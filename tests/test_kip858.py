@@ -35,15 +35,18 @@ def checked_properties(cfg: str) -> set[str]:
 
 def test_every_property_has_a_variant_that_violates_it():
     checked = checked_properties("KIP858_a_small_assign.cfg")
-    # the reassignment and the metadata.version configurations check two properties more each
+    # the reassignment, the metadata.version and the re-creation configurations check two
+    # properties more each
     reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     mv = checked_properties("KIP858_a_small_mv_rf2_failures.cfg") - checked
+    recreate = checked_properties("KIP858_a_small_recreate_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 16 and len(live) == 11
+    assert len(checked) == 16 and len(live) == 12
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
+    assert recreate == {"OldIncarnationNeverLoaded", "NoStaleLogsWhenQuiet"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok" and e.name not in FINDINGS}
-    assert (checked | reassign | mv) - {"TypeOK"} <= violated
+    assert (checked | reassign | mv | recreate) - {"TypeOK"} <= violated
     assert live <= violated
 
 
@@ -63,11 +66,11 @@ def specification(entry: manifest.Entry) -> str:
 
 def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug():
     # a variant with failing requests (EnableRpcErrors) extends live_rpc, one of the upgrade
-    # (EnableMetadataVersion) live_mv, one with restarts live_restart, the others live, of
-    # revision b, or of revision c for a bug of Kafka's code
+    # (EnableMetadataVersion) live_mv, one with restarts live_restart, one with re-creation
+    # live_recreate, the others live, of revision b, or of revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 12
+    assert len(variants) == 13
     for e in variants:
         (bug,) = bugs_on(e)
         c = constants(e)
@@ -75,6 +78,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
         ok = by_name[f"KIP858_{rev}_live" + ("_rpc" if c["EnableRpcErrors"] == "TRUE"
                                              else "_mv" if c["EnableMetadataVersion"] == "TRUE"
                                              else "_restart" if c["EnableRestart"] == "TRUE"
+                                             else "_recreate" if c["EnableRecreate"] == "TRUE"
                                              else "")]
         assert constants(e) == dict(constants(ok), **{bug: "TRUE"}), e.name
         assert specification(e) == specification(ok), e.name
@@ -186,7 +190,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 36
+    assert len(pairs) == 41
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -337,3 +341,74 @@ def test_a_broker_that_keeps_migrating_dirs_never_reports_them():
     assert (o.verdict, o.property, o.exit_code) == ("property", "MigratingDirResolvedLive", 13)
     assert [s.name for s in o.trace][5:9] == ["UpgradeMetadataVersion", "AddLogDir", "Restart",
                                               "BrokerApplyDelta"]
+
+
+RECREATE_SWITCHES = ("EnableRecreate", "BugOfflinePartitionByName", "BugLoadLogByName",
+                     "BugStrayCheckOnlyAtStartup")
+
+RECREATE_VARIANTS = {
+    # name: (bug switch, violated property, TLC's trace length)
+    "KIP858_bug_load_log_by_name": ("BugLoadLogByName", "OldIncarnationNeverLoaded", 8),
+    "KIP858_bug_stray_check_only_at_startup": ("BugStrayCheckOnlyAtStartup",
+                                               "NoStaleLogsWhenQuiet", 7),
+}
+
+
+def test_recreation_is_off_in_every_configuration_that_does_not_name_it():
+    # the configurations older than the re-creation keep their figures: no topic comes back
+    for e in ENTRIES:
+        c = constants(e)
+        on = {k for k in RECREATE_SWITCHES if c[k] == "TRUE"}
+        if (re.fullmatch(r"KIP858_[abc]_((small|medium)_recreate_\w+|live_recreate)", e.name)
+                or e.name in RECREATE_VARIANTS
+                or e.name == "KIP858_live_bug_offline_partition_by_name"):
+            assert "EnableRecreate" in on and c["MaxRecreates"] == "1", e.name
+            assert c["EnableDeletion"] == "TRUE", e.name
+        else:
+            assert on == set() and c["MaxRecreates"] == "0", e.name
+
+
+@pytest.mark.parametrize("name", sorted(RECREATE_VARIANTS))
+def test_each_recreation_bug_is_found_by_its_property(name):
+    bug, prop, length = RECREATE_VARIANTS[name]
+    entry = next(e for e in ENTRIES if e.name == name)
+    assert bugs_on(entry) == {bug}
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code, o.trace_length) == ("invariant", prop, 12, length)
+
+
+def test_a_broker_down_through_a_recreation_loads_the_old_log_when_matching_by_name():
+    # b1 places p1 in d1; p1 is deleted and created again (new topic id) before b1 applies the
+    # deletion; b1 crashes and restarts, and its startup takes d1's log, whose topic id is the
+    # old one, for the new incarnation's: b1 is its leader
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_load_log_by_name")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert [s.name for s in o.trace][3:] == ["BrokerApplyDelta", "DeletePartition",
+                                             "RecreatePartition", "Crash", "Restart"]
+    assert (o.distinct_states, o.states_generated) == (653, 1289)  # TLC's figures
+
+
+def test_the_old_log_of_a_lagging_broker_stays_when_strays_are_checked_only_at_startup():
+    # b1 places p1 in d1 and applies the deletion and the re-creation in one delta: the fix
+    # deletes the old log first (by topic id); the variant keeps it on the online d1
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_stray_check_only_at_startup")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert [s.action for s in o.trace][3:] == ["BrokerApplyDelta(b1, p1)", "DeletePartition(p1)",
+                                               "RecreatePartition(p1)",
+                                               "BrokerApplyDelta(b1, p1)"]
+    ok = next(e for e in ENTRIES if e.name == "KIP858_b_small_recreate_failures")
+    assert constants(entry) == dict(constants(ok), BugStrayCheckOnlyAtStartup="TRUE")
+
+
+def test_a_recreated_topic_is_never_hosted_where_the_old_one_went_offline_by_name():
+    # KAFKA-16157: p1's log is in d1; p1 is deleted and created again, d1 fails before b1
+    # applies the change, and b1, finding a partition of that name offline, never creates the
+    # new incarnation's replica in d2
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_offline_partition_by_name")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "NewReplicaCreatedLive", 13)
+    assert [s.name for s in o.trace][4:8] == ["DeletePartition", "RecreatePartition", "DirFail",
+                                              "BrokerApplyDelta"]
+    # kipcheck's lasso: 11 states, the last stuttering for ever (TLC's has 11 too)
+    assert (o.trace_length, o.loop, o.loop_step) == (11, 10, None)
+

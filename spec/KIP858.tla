@@ -499,7 +499,8 @@ ElectLeader(p, b) ==
 \* BugLeaderIgnoresAddedReplica: the leader refreshes its followers only on a
 \* record with a new leader epoch (a reassignment that only adds replicas does
 \* not bump it: triggerLeaderEpochBumpForReplicaReassignmentIfNeeded), so it
-\* never accepts the fetches of an added replica, which never joins.
+\* rejects the fetches of an added replica until a leader change; the model
+\* keeps an added replica out of the ISR for the whole reassignment.
 IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE

@@ -211,6 +211,26 @@ IsrWithinReplicas ==
             /\ part[p].isr \cup part[p].adding \cup part[p].removing \subseteq part[p].replicas
             /\ part[p].adding \cap part[p].removing = {}
 
+(* A partition's ISR is never empty, whether or not it has a leader: when its *)
+(* last in-sync replica goes (its broker fenced, its dir offline) the          *)
+(* controller keeps it in the ISR and sets the leader to none                  *)
+(* (PartitionChangeBuilder.build writes an empty ISR only with eligible leader *)
+(* replicas, KIP-966, which the model leaves out), so that the partition comes *)
+(* back with that replica, which holds every committed record, without an      *)
+(* unclean election.  "Live" is the model's "the controller has the record":   *)
+(* created and not deleted, online (a leader) or offline (none).               *)
+IsrNeverEmpty ==
+    \A p \in Partitions : part[p].state = "live" => part[p].isr # {}
+
+(* A reassignment is in progress only in a partition record the controller    *)
+(* has: a partition not created yet or deleted has none                        *)
+(* (alterPartitionReassignment answers UNKNOWN_TOPIC_OR_PARTITION; deleting a  *)
+(* topic removes its records with their adding and removing replicas).  An     *)
+(* offline partition may be reassigned: nothing asks for a leader.             *)
+NoReassignmentWithoutPartition ==
+    \A p \in Partitions :
+        part[p].state # "live" => part[p].adding = {} /\ part[p].removing = {}
+
 (* A broker that has applied the move of a partition away from it keeps no    *)
 (* assignment of it queued (AssignmentsManager: Assignment.valid, "Check if    *)
 (* this broker is still a replica"), so a stale directory of the replica that *)
@@ -391,6 +411,36 @@ NewReplicaCreatedLive ==
     \A b \in Brokers, p \in Partitions :
         (alive[b] /\ LiveReplicaOf(p, b) /\ p \notin seen[b] /\ logs[b][p].cur = {})
             ~> (~alive[b] \/ ~LiveReplicaOf(p, b) \/ logs[b][p].cur # {})
+
+(* A caught-up follower joins the ISR: a replica outside the ISR whose broker  *)
+(* runs unfenced with its log in an online dir (not known offline to the       *)
+(* controller; a replica a reassignment adds, once its broker applied the      *)
+(* record that added it), of a partition whose leader runs with its log online,*)
+(* is eventually in the ISR, or stops being such a follower (the leader's     *)
+(* AlterPartition adds it: Partition.maybeExpandIsr).                          *)
+CaughtUpOutsideIsr(p, b) ==
+    LET l == part[p].leader
+    IN /\ part[p].state = "live" /\ b \in part[p].replicas \ part[p].isr
+       /\ alive[b] /\ Eligible(p, b) /\ logs[b][p].cur \cap online[b] # {}
+       /\ ~(b \in part[p].adding /\ p \in dirty[b])
+       /\ l # NONE /\ alive[l] /\ logs[l][p].cur \cap online[l] # {}
+
+IsrExpandsLive ==
+    \A p \in Partitions, b \in Brokers :
+        CaughtUpOutsideIsr(p, b) ~> (b \in part[p].isr \/ ~CaughtUpOutsideIsr(p, b))
+
+(* A reassignment ends: on a cluster whose brokers keep running with every    *)
+(* dir online, a reassignment in progress eventually completes (every target   *)
+(* replica joined the ISR: PartitionReassignmentReplicas.                      *)
+(* maybeCompleteReassignment) or is cancelled, or its topic is deleted.  A     *)
+(* broker that stops or a dir that fails may hold it up for good (its replica *)
+(* cannot join), hence the exit.                                               *)
+ReassignmentEndsLive ==
+    \A p \in Partitions :
+        (part[p].state = "live" /\ Reassigning(part[p]))
+            ~> (\/ part[p].state # "live"
+                \/ ~Reassigning(part[p])
+                \/ \E b \in Brokers : ~alive[b] \/ online[b] # dirsOf[b])
 
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic

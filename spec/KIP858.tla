@@ -127,6 +127,10 @@ CONSTANTS
     BugMultiDirBelowJbodVersion, \* a broker runs with several log.dirs below IBP_3_7_IV2
     BugKeepSessionOnReregister, \* a re-registered broker's unfence requests meet the old session
     BugIsrJoinWithoutFetch,     \* the leader counts a follower that never fetched as caught up
+    BugWriteEmptyIsr,           \* the controller writes an empty ISR (as with ELR) when the last member goes
+    BugReassignMissingPartition, \* a reassignment of a partition the controller does not have is accepted
+    BugLeaderIgnoresAddedReplica, \* the leader learns of a replica only with a new leader epoch
+    BugCompleteOnlyOnStart,     \* a reassignment's completion is tried only when it is requested
     \* topic deletion and re-creation under the same name with a fresh topic id (KIP-516)
     EnableRecreate,     \* a deleted topic is created again (needs EnableDeletion)
     MaxRecreates,       \* total number of re-creations
@@ -166,6 +170,10 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ EnableMetadataVersion => DirCounts = {1} /\ ~EnableMigration
        /\ BugKeepSessionOnReregister \in BOOLEAN
        /\ BugIsrJoinWithoutFetch \in BOOLEAN
+       /\ BugWriteEmptyIsr \in BOOLEAN
+       /\ BugReassignMissingPartition \in BOOLEAN
+       /\ BugLeaderIgnoresAddedReplica \in BOOLEAN
+       /\ BugCompleteOnlyOnStart \in BOOLEAN
        /\ \A flag \in {EnableRecreate, BugOfflinePartitionByName, BugLoadLogByName,
                        BugStrayCheckOnlyAtStartup} : flag \in BOOLEAN
        /\ EnableRecreate => EnableDeletion
@@ -285,8 +293,11 @@ UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
 
 \* Leader and ISR update when replica b of a partition goes offline (same as
 \* when b is fenced): leave the ISR unless it is the last member; lose leadership.
+\* PartitionChangeBuilder.build writes an empty target ISR only with eligible
+\* leader replicas (KIP-966), which the model leaves out.  BugWriteEmptyIsr: it
+\* writes it without them, so the last member leaves the ISR too.
 DropReplica(pr, b) ==
-    [pr EXCEPT !.isr = IF pr.isr = {b} THEN pr.isr ELSE pr.isr \ {b},
+    [pr EXCEPT !.isr = IF pr.isr = {b} /\ ~BugWriteEmptyIsr THEN pr.isr ELSE pr.isr \ {b},
                !.leader = IF pr.leader = b THEN NONE ELSE pr.leader,
                !.lepoch = IF pr.leader = b THEN pr.lepoch + 1 ELSE pr.lepoch]
 
@@ -333,7 +344,12 @@ Completed(pr) ==
 \* in progress (PartitionChangeBuilder.completeReassignmentIfNeeded); the model
 \* tries where the completion can become possible: when the ISR grows and when
 \* the reassignment starts.  Without a reassignment the record is pr.
-Settle(old, pr) == IF CanComplete(pr) THEN WithLeader(old, Completed(pr)) ELSE {pr}
+\* BugCompleteOnlyOnStart: only the change that starts the reassignment
+\* (changePartitionReassignment) tries, not the AlterPartition that brings the
+\* last target replica into the ISR (old is then already reassigning).
+Settle(old, pr) ==
+    IF CanComplete(pr) /\ ~(BugCompleteOnlyOnStart /\ Reassigning(old))
+    THEN WithLeader(old, Completed(pr)) ELSE {pr}
 
 FencePartitions(b) ==
     [p \in Partitions |-> IF LiveReplicaOf(p, b) THEN DropReplica(part[p], b) ELSE part[p]]
@@ -463,11 +479,17 @@ CreatePartition(p) ==
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
-\* Topic deletion (needed for KAFKA-17190).
+\* Topic deletion (needed for KAFKA-17190).  The controller removes the
+\* partition's record, a reassignment in progress with it
+\* (ReplicationControlManager.replay(RemoveTopicRecord)); the model keeps the
+\* replicas of a deleted partition, for the brokers that still hold its logs.
+Deleted(pr) == [pr EXCEPT !.state = "deleted", !.leader = NONE, !.isr = {},
+                          !.adding = {}, !.removing = {}]
+
 DeletePartition(p) ==
     /\ EnableDeletion
     /\ part[p].state = "live"
-    /\ part' = [part EXCEPT ![p].state = "deleted", ![p].leader = NONE, ![p].isr = {}]
+    /\ part' = [part EXCEPT ![p] = Deleted(part[p])]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
@@ -528,13 +550,18 @@ ElectLeader(p, b) ==
 \* fetched yet says it is caught up (its log end offset starts at 0, not
 \* unknown, and an empty partition's high watermark is 0), so a follower
 \* without a log -- not created yet, or on a dir that failed -- is proposed.
+\* BugLeaderIgnoresAddedReplica: the leader refreshes its followers only on a
+\* record with a new leader epoch (a reassignment that only adds replicas does
+\* not bump it: triggerLeaderEpochBumpForReplicaReassignmentIfNeeded), so it
+\* rejects the fetches of an added replica until a leader change; the model
+\* keeps an added replica out of the ISR for the whole reassignment.
 IsrExpand(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader # NONE
     /\ b \in part[p].replicas \ part[p].isr
     /\ alive[b] /\ Joinable(p, b)
     /\ BugIsrJoinWithoutFetch \/ logs[b][p].cur \cap online[b] # {}
-    /\ ~(b \in part[p].adding /\ p \in dirty[b])
+    /\ ~(b \in part[p].adding /\ (p \in dirty[b] \/ BugLeaderIgnoresAddedReplica))
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
     /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) : part' = [part EXCEPT ![p] = r]
@@ -1150,11 +1177,14 @@ MovePromote(b, p) ==
 \* target already in the ISR (a replica only removed) completes at once.  The
 \* model starts one reassignment at a time (Kafka lets a new target replace one
 \* in progress) with any non-empty target (Kafka checks only that its brokers
-\* are registered: the replication factor may change).
+\* are registered: the replication factor may change).  A partition the
+\* controller has no record of (not created, or deleted) is refused with
+\* UNKNOWN_TOPIC_OR_PARTITION (alterPartitionReassignment); an offline one (no
+\* leader) is not.  BugReassignMissingPartition: the existence check is lost.
 ReassignStart(p, T) ==
     /\ EnableReassign
     /\ reassignsLeft > 0
-    /\ part[p].state = "live"
+    /\ part[p].state = "live" \/ BugReassignMissingPartition
     /\ ~Reassigning(part[p])
     /\ T # {} /\ T # part[p].replicas
     /\ LET old == part[p]

@@ -35,14 +35,15 @@ def checked_properties(cfg: str) -> set[str]:
 
 def test_every_property_has_a_variant_that_violates_it():
     checked = checked_properties("KIP858_a_small_assign.cfg")
-    # the reassignment, the metadata.version and the re-creation configurations check two
-    # properties more each
+    # the reassignment configurations check three properties more, the metadata.version and
+    # the re-creation ones two each
     reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     mv = checked_properties("KIP858_a_small_mv_rf2_failures.cfg") - checked
     recreate = checked_properties("KIP858_a_small_recreate_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 16 and len(live) == 12
-    assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped"}
+    assert len(checked) == 17 and len(live) == 14
+    assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
+                        "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
     assert recreate == {"OldIncarnationNeverLoaded", "NoStaleLogsWhenQuiet"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok" and e.name not in FINDINGS}
@@ -67,10 +68,11 @@ def specification(entry: manifest.Entry) -> str:
 def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug():
     # a variant with failing requests (EnableRpcErrors) extends live_rpc, one of the upgrade
     # (EnableMetadataVersion) live_mv, one with restarts live_restart, one with re-creation
-    # live_recreate, the others live, of revision b, or of revision c for a bug of Kafka's code
+    # live_recreate, one of reassignment live_reassign, the others live, of revision b, or of
+    # revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 13
+    assert len(variants) == 15
     for e in variants:
         (bug,) = bugs_on(e)
         c = constants(e)
@@ -79,6 +81,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
                                              else "_mv" if c["EnableMetadataVersion"] == "TRUE"
                                              else "_restart" if c["EnableRestart"] == "TRUE"
                                              else "_recreate" if c["EnableRecreate"] == "TRUE"
+                                             else "_reassign" if c["EnableReassign"] == "TRUE"
                                              else "")]
         assert constants(e) == dict(constants(ok), **{bug: "TRUE"}), e.name
         assert specification(e) == specification(ok), e.name
@@ -94,6 +97,8 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_wait_for_assigned_dir", "ReplicaCreatedLive", 5),
     ("KIP858_live_bug_no_elect_sole_isr_member", "LeaderElectedLive", 10),
     ("KIP858_live_bug_keep_session_on_reregister", "UnfencedLive", 3),
+    ("KIP858_live_bug_leader_ignores_added_replica", "IsrExpandsLive", 15),
+    ("KIP858_live_bug_complete_only_on_start", "ReassignmentEndsLive", 16),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
@@ -174,6 +179,23 @@ def test_a_follower_whose_dir_failed_unseen_is_added_to_the_isr_by_a_stale_leade
     assert (o.distinct_states, o.trace_length) == (7843, 10)
 
 
+def test_an_isr_emptied_of_its_last_member_is_an_invariant_violation():
+    # b1's dir d1 fails and is reported (b1 unfenced with it); p1 is created on b1 alone;
+    # d2, b1's last dir, fails: b1 halts; its session expires and the controller, fencing b1,
+    # writes an empty ISR instead of keeping b1 as its last member
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_write_empty_isr")
+    assert bugs_on(entry) == {"BugWriteEmptyIsr"}
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "IsrNeverEmpty", 12)
+    assert [s.action for s in o.trace][1:] == [
+        "DirFail(b1, d1)", "Heartbeat(b1)", "CreatePartition(p1)", "DirFail(b1, d2)",
+        "SessionExpire(b1)"]
+    assert (o.distinct_states, o.trace_length) == (320, 6)
+    # the partition is still there, offline, with no member left to elect
+    assert ('p1 :> [state |-> "live", replicas |-> {b1}, dir |-> (b1 :> UNASSIGNED @@ b2 :> '
+            'UNASSIGNED), leader |-> NONE, isr |-> {}') in repr(o.trace[-1].state)
+
+
 def test_both_revisions_are_checked_on_the_same_configurations():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(e, by_name[e.name.replace("KIP858_a_", "KIP858_b_")])
@@ -190,7 +212,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 41
+    assert len(pairs) == 42
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -244,7 +266,11 @@ def test_small_correct_configurations_run_without_symmetry():
 
 
 REASSIGN_SWITCHES = ("EnableReassign", "BugRetryMovedReplica", "BugKeepRemovedInIsr",
-                     "BugNoStrayCheckOnStartup")
+                     "BugNoStrayCheckOnStartup", "BugReassignMissingPartition",
+                     "BugLeaderIgnoresAddedReplica", "BugCompleteOnlyOnStart")
+# liveness variants of reassignment (`live_reassign` plus the bug)
+REASSIGN_LIVE_VARIANTS = {"KIP858_live_bug_leader_ignores_added_replica",
+                          "KIP858_live_bug_complete_only_on_start"}
 
 
 def test_reassignment_is_off_in_every_configuration_that_does_not_name_it():
@@ -252,7 +278,7 @@ def test_reassignment_is_off_in_every_configuration_that_does_not_name_it():
     for e in ENTRIES:
         c = constants(e)
         on = {k for k in REASSIGN_SWITCHES if c[k] == "TRUE"}
-        if "reassign" in e.name or e.name in REASSIGN_VARIANTS:
+        if "reassign" in e.name or e.name in set(REASSIGN_VARIANTS) | REASSIGN_LIVE_VARIANTS:
             assert "EnableReassign" in on and int(c["MaxReassigns"]) >= 1, e.name
         else:
             assert on == set() and c["MaxReassigns"] == "0", e.name
@@ -263,6 +289,9 @@ REASSIGN_VARIANTS = {
     "KIP858_bug_keep_removed_in_isr": ("BugKeepRemovedInIsr", "IsrWithinReplicas", 8),
     "KIP858_bug_retry_moved_replica": ("BugRetryMovedReplica", "MovedAwayAssignmentDropped", 7),
     "KIP858_bug_no_stray_check_on_startup": ("BugNoStrayCheckOnStartup", "NoStrayLogsWhenQuiet", 8),
+    # the first step: a reassignment of p1, which is not created yet
+    "KIP858_bug_reassign_missing_partition": ("BugReassignMissingPartition",
+                                              "NoReassignmentWithoutPartition", 2),
 }
 
 

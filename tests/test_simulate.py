@@ -46,7 +46,8 @@ BUG_SEEDS = {
     "KIP858_bug_no_stray_check_on_startup": 0, "KIP858_bug_assign_below_jbod_version": 0,
     "KIP858_bug_empty_dir_list_offline": 0, "KIP858_bug_multi_dir_below_jbod_version": 0,
     "KIP858_finding_mv_preselected_dir": 1, "KIP858_bug_load_log_by_name": 1,
-    "KIP858_bug_stray_check_only_at_startup": 1,
+    "KIP858_bug_stray_check_only_at_startup": 1, "KIP858_bug_write_empty_isr": 0,
+    "KIP858_bug_reassign_missing_partition": 0,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:
@@ -214,9 +215,10 @@ def test_liveness_is_not_checked_and_says_so(tmp_path):
             "NoLeaderOnOfflineDirLive, MetadataDirMatchesDiskLive, AssignmentQueueDrainsLive, "
             "MoveEndsLive, AssignmentAcceptedLive, FailedDirReplicasOfflineLive, "
             "StrayLogDeletedLive, ReplicaCreatedLive, LeaderElectedLive, UnfencedLive, "
-            "NewReplicaCreatedLive (run `kipcheck check` for them)") in result.output
+            "NewReplicaCreatedLive, IsrExpandsLive, ReassignmentEndsLive (run `kipcheck check` "
+            "for them)") in result.output
     xml = junit.read_text()
-    assert xml.count('<skipped message="not checked: simulation checks invariants') == 11
+    assert xml.count('<skipped message="not checked: simulation checks invariants') == 13
 
 
 def test_trace_out_writes_every_format(tmp_path):

@@ -10,8 +10,9 @@ fingerprint tables skip the kind check for those. Here every search runs with th
 every variable (so a value of other kinds than a remembered one is never taken for it) and every
 value a variable takes that the tables have not met is tested against the variable's inferred
 type: a value outside it is a hole in the analysis, reported with the variable and the value.
-One line per model (variables, how many the analysis left checked, states), then a summary;
-exit status 0 only if no value fell outside its type.
+One line per model (variables, how many the analysis left checked), then a summary; a model
+stopped by --timeout had the states met until then tested (PART). Exit status 0 only if no
+value fell outside its type.
 """
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ def verify_one(spec: str, cfg: str, lib: list[str], deadlock: bool) -> dict:
         t = seen["types"][i]
         if not seen["checked"][i] and not kinds.conforms(v, t) and len(holes) < 5:
             holes.append(f"{seen['names'][i]}: {str(v)[:200]} is not {t}")
+            print(json.dumps({"hole": holes[-1]}), flush=True)  # kept if the run times out
         return new_mixed(i, v)
 
     kinds.checked_variables = capture
@@ -72,9 +74,11 @@ def run_sub(args: list[str], cwd: Path, timeout: int) -> dict:
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                            env=env)
-    except subprocess.TimeoutExpired:
-        return {"error": f"timeout after {timeout}s"}
-    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    except subprocess.TimeoutExpired as stop:  # the states met so far were tested all the same
+        out = stop.stdout.decode() if isinstance(stop.stdout, bytes) else (stop.stdout or "")
+        holes = [json.loads(ln)["hole"] for ln in out.splitlines() if ln.startswith('{"hole"')]
+        return {"error": f"timeout after {timeout}s", "holes": holes}
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{") and '"hole"' not in ln]
     if not lines:
         return {"error": (p.stdout + p.stderr).strip().replace("\n", " | ")[-300:]}
     return json.loads(lines[-1])
@@ -121,8 +125,13 @@ def main() -> int:
         if cleanup is not None:
             shutil.rmtree(cleanup, ignore_errors=True)
         if "error" in got:
-            errors += 1
-            print(f"SKIP {name}: {got['error']}", flush=True)
+            if got.get("holes"):
+                bad += 1
+            else:
+                errors += 1
+            print(f"{'HOLE' if got.get('holes') else 'PART'} {name}: {got['error']} (the states "
+                  "met until then were tested)" + "".join(f"\n     {h}" for h in
+                                                         got.get("holes", ())), flush=True)
             continue
         total += got["variables"]
         checked += got["checked"]
@@ -130,7 +139,7 @@ def main() -> int:
         bad += bool(got["holes"])
         print(f"{status} {name}: {got['variables']} variables, {got['checked']} checked"
               + "".join(f"\n     {h}" for h in got["holes"]), flush=True)
-    print(f"{len(jobs) - errors - bad} sound, {bad} with holes, {errors} not run; "
+    print(f"{len(jobs) - errors - bad} sound, {bad} with holes, {errors} stopped early; "
           f"{checked} of {total} variables checked")
     return 1 if bad else 0
 

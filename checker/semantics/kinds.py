@@ -341,6 +341,7 @@ class KindAnalysis:
         self._active: set = set()  # definitions being typed
         self._visited: set = set()  # (definition, frame, argument types) walked this round
         self._consts: dict = {}  # (frame, module, name) -> type of a constant definition
+        self._names: dict = {}  # id(node) -> (node, the names it mentions)
         self._recursive: set = set()  # definitions (with argument types) that call themselves
         self._approx: dict = {}  # such a definition -> its type found so far
 
@@ -553,7 +554,9 @@ class KindAnalysis:
 
     def ty(self, e, env, tenv: dict) -> Ty:
         t = type(e)
-        if t in _FOLDABLE:  # a constant's type is its value's, exactly
+        if t in _FOLDABLE and not (tenv and self._names_in(e) & tenv.keys()):
+            # a constant's type is its value's, exactly (not when a bound name, which may
+            # shadow a definition, appears in it)
             key = (id(e), env.frame.ident, env.scope.name)
             out = self._consts.get(key)
             if out is None:
@@ -623,6 +626,27 @@ class KindAnalysis:
         if t is ast.InstanceRef:
             return self._instance(e, env, tenv)
         return TOP
+
+    def _names_in(self, e) -> frozenset:
+        """The identifiers and operator names e mentions (remembered per node)."""
+        hit = self._names.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        found: set = set()
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, ast.Ident):
+                found.add(x.name)
+            elif isinstance(x, ast.OpApp):
+                found.add(x.op)
+            if isinstance(x, ast.Node):
+                stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+            elif isinstance(x, tuple):
+                stack.extend(x)
+        out = frozenset(found)
+        self._names[id(e)] = (e, out)
+        return out
 
     @staticmethod
     def _record(fields: dict) -> Ty:

@@ -186,6 +186,12 @@ def setenum(elems: tuple) -> frozenset:
         if type(x) is not t:
             _mixed_kinds(elems)
             break
+    if len(s) < len(elems):  # Python merged equal elements: of the same kinds, as TLC has it?
+        first: dict = {}
+        for x in elems:
+            y = first.setdefault(x, x)
+            if y is not x and not same_kinds(x, y):
+                eq(y, x)  # TLC's error: <<1>> and <<TRUE>> cannot be compared
     return s
 
 

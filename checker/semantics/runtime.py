@@ -152,14 +152,23 @@ def except_(f, key, value):
 
 def in_domain(x, f) -> bool:
     """x \\in DOMAIN f, without building the domain where the answer is plain: an integer
-    against a sequence, or a key that only equals its own kind found among a function's keys.
+    against a sequence, or a key of x's own kinds found among a function's keys.
     Anything else is the general test, with TLC's errors."""
     t = type(f)
     if t is tuple and type(x) is int:
         return 0 < x <= len(f)
-    if t is Fn and unmistakable(x) and x in tuple.__getitem__(f, 0):
-        return True
+    if t is Fn:
+        keys = tuple.__getitem__(f, 0)
+        if x in keys:
+            if unmistakable(x):
+                return True
+            k = keys[keys.index(x)]  # found by Python: a key of x's own kinds?
+            if k is x or same_kinds(k, x):
+                return True
     return member(x, domain(f))
+
+
+_DOMAINS: dict = {}  # id(function) -> (it, its domain): one set object per function value
 
 
 def domain(f):
@@ -167,7 +176,16 @@ def domain(f):
     if t is tuple:
         return frozenset(range(1, len(f) + 1))
     if t is Fn:
-        return frozenset(f[0])
+        # The same set for the same function, so that what membership remembers about a set
+        # by identity (its elements' kinds, see member) serves every test on that domain.
+        e = _DOMAINS.get(id(f))
+        if e is not None and e[0] is f:
+            return e[1]
+        if len(_DOMAINS) >= 20_000:
+            _DOMAINS.clear()
+        d = frozenset(tuple.__getitem__(f, 0))
+        _DOMAINS[id(f)] = (f, d)
+        return d
     if f is UNKNOWN:
         raise UnknownUsed
     raise EvalError(f"Attempted to compute the domain of a non-function\n{show(f)}")

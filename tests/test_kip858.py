@@ -324,7 +324,8 @@ def test_metadata_version_is_off_in_every_configuration_that_does_not_name_it():
     # JBOD-capable version and none of the upgrade's actions is enabled
     for e in ENTRIES:
         on = {k for k in MV_SWITCHES if constants(e)[k] == "TRUE"}
-        if "_mv" in e.name or e.name in MV_VARIANTS or e.name == "KIP858_live_bug_keep_migrating_dir":
+        if ("_mv" in e.name or e.name in MV_VARIANTS
+                or e.name == "KIP858_live_bug_keep_migrating_dir"):
             assert "EnableMetadataVersion" in on and constants(e)["DirCounts"] == "{1}", e.name
         else:
             assert on == set(), e.name

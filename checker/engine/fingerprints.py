@@ -15,7 +15,8 @@ look-up per variable, at C speed, and Python work only for values never seen bef
 by-value table keeps the value it was computed for and a hit counts only when it is that value,
 kind for kind (`same_kinds`, which stops at shared parts): TLC fingerprints <<1>> and <<TRUE>>
 apart. The check is skipped for the variables the static kind analysis (semantics/kinds.py)
-shows can never hold two such values. A search starts with empty tables, so no value of another model stands in for its own.
+shows can never hold two such values. A search starts with empty tables, so no value of another
+model stands in for its own.
 0 is never a fingerprint (the visited table's empty slot).
 """
 from __future__ import annotations

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..frontend import ast
 from .natives import STANDARD
-from .runtime import _Filter
+from .runtime import FilterSet
 from .values import (
     INT,
     NAT,
@@ -300,7 +300,7 @@ def _lazy(v, memo) -> Ty:
         return set_of(Ty(rec=tuple(sorted(fields.items()))))
     if isinstance(v, Product):
         return set_of(seq_of(_join_all(elem(of_value(s, memo)) for s in v.factors)))
-    if isinstance(v, _Filter):  # a subset of its base
+    if isinstance(v, FilterSet):  # a subset of its base
         return of_value(v.base, memo)
     if isinstance(v, (Union, Intersection, Difference)):
         parts = [getattr(v, a) for a in ("a", "b", "left", "right", "sets", "parts")

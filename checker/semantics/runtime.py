@@ -970,7 +970,7 @@ def setmap(f, s):
     return frozenset(f(x) for x in enum(map_domain(s)))
 
 
-class _Filter(LazySet):
+class FilterSet(LazySet):
     """{x \\in S : P} over a lazy S: membership tests x \\in S, then P, as TLC's, without
     enumerating S (x \\in {DP \\in SUBSET SUBSET S : ...} is one test, not 2^2^|S|). Over a
     finite S it is enumerated (once, by whole) only when something needs its elements."""
@@ -1011,6 +1011,10 @@ DEFAULT_MAX_SET_SIZE = 1_000_000
 MAX_SET_SIZE = [DEFAULT_MAX_SET_SIZE]
 
 
+
+_Filter = FilterSet  # its former name: snapshots written before it was renamed pickled it
+
+
 def set_max_set_size(n: int) -> None:
     MAX_SET_SIZE[0] = n
 
@@ -1045,8 +1049,8 @@ def sfilter(s, whole, pred):
     if type(s) is frozenset:
         return _bounded(whole(s))
     if infinite(s):
-        return _Filter(s, pred)
-    return _Filter(s, pred, whole)
+        return FilterSet(s, pred)
+    return FilterSet(s, pred, whole)
 
 
 def setfilter(p, s):

@@ -302,14 +302,10 @@ def _lazy(v, memo) -> Ty:
         return set_of(seq_of(_join_all(elem(of_value(s, memo)) for s in v.factors)))
     if isinstance(v, FilterSet):  # a subset of its base
         return of_value(v.base, memo)
-    if isinstance(v, (Union, Intersection, Difference)):
-        parts = [getattr(v, a) for a in ("a", "b", "left", "right", "sets", "parts")
-                 if hasattr(v, a)]
-        if parts:
-            flat = []
-            for p in parts:
-                flat.extend(p if isinstance(p, (list, tuple)) else [p])
-            return _join_all(of_value(p, memo) for p in flat)
+    if isinstance(v, Union):
+        return _join_all(of_value(p, memo) for p in v.parts)
+    if isinstance(v, (Intersection, Difference)):  # within the join of the two
+        return join(of_value(v.left, memo), of_value(v.right, memo))
     return TOP
 
 
@@ -466,7 +462,7 @@ class KindAnalysis:
         sym = env.scope.symbols.get(name)
         if sym is None:
             return
-        target = self._resolve(e, sym, env, args)
+        target = self._resolve(e, sym, env)
         if target is None:
             if sym.kind == "constant" and sym.arity:
                 raise GiveUp  # an operator constant the analysis cannot follow
@@ -476,15 +472,13 @@ class KindAnalysis:
             self._walk_def(d, denv, self._bind_params(d, args, env, tenv, {}), mode,
                            ("def", id(d), denv.frame.ident))
 
-    def _resolve(self, e, sym, env, args):
+    def _resolve(self, e, sym, env):
         """The definition an operator application evaluates, as the compiler resolves it (a
         .cfg `Name <- Other`, an instance's operator constant, a LAMBDA given for one):
         (definition, its env), or None for a standard operator, a constant or a variable.
         GiveUp when a replaced operator cannot be followed."""
         if type(e) is ast.Ident or e.op[:1].isalpha():
-            node = e if type(e) is ast.Ident or len(e.args) == len(args) else \
-                ast.OpApp(e.op, args, span=e.span)
-            target = self.c.user_def(node, env)
+            target = self.c.user_def(e, env)
             if target is not None:
                 return target[0], target[1]
             if sym.kind == "function" and self.c.replacement(sym) is None:
@@ -726,7 +720,7 @@ class KindAnalysis:
                     return self.ty(sub[0], sub[1], {})
                 return TOP
             try:
-                target = self._resolve(e, sym, env, ())
+                target = self._resolve(e, sym, env)
             except GiveUp:
                 return TOP
             if target is not None:
@@ -786,7 +780,7 @@ class KindAnalysis:
         sym = env.scope.symbols.get(op)
         if sym is not None:
             try:
-                target = self._resolve(e, sym, env, args)
+                target = self._resolve(e, sym, env)
             except GiveUp:
                 return TOP
             if target is not None:

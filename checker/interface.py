@@ -60,6 +60,10 @@ class Model:
     # choice), so a state outside the constraints, which TLC checks each time it is
     # generated, can be remembered as checked once it satisfied them.
     invariants_pure: bool = False
+    # The constraints again, as pred(s, p) for a successor s of a state p inside them (only
+    # such states are expanded): a conjunct reading only variables s shares with p is
+    # skipped. None: check successors with `constraints`.
+    step_constraints: list[Callable] | None = None
     # Put back what evaluation reads from the process rather than from the model (the intern
     # order that orders strings and model values, the spec's directory, the deadlock flag of
     # TLCGet("config"), the set-size bound): a process that built another model since must

@@ -80,3 +80,100 @@ def _reads(tmp_path, text: str):
 ])
 def test_what_an_expression_reads(tmp_path, text, reads):
     assert _reads(tmp_path, text) == reads
+
+
+# Successor checks that use the parent: constraints skip what the step left unchanged (the
+# parent was inside them), `v \in [S -> T]` (records, Seq(S)) tests only what v's value does not
+# share with the parent's, and an action property [A]_v evaluates A once per state where the
+# step keeps every variable A reads primed. Figures are TLC 2.18's.
+_SUCCESSOR_CHECKS = {
+    "AP": ("EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+           "Next == \\/ x < 3 /\\ x' = x + 1 /\\ UNCHANGED y\n"
+           "        \\/ y' = 1 - y /\\ UNCHANGED x\n"
+           "Prop == [][y' = 1 => x < 2]_<<x, y>>\n",
+           "INIT Init\nNEXT Next\nPROPERTY Prop\n", ("property", "Prop", 7, 9, 4)),
+    "TY": ("EXTENDS Naturals, Sequences\nVARIABLES f, q\n"
+           "Init == f = [i \\in {1, 2} |-> [j \\in {1, 2} |-> 0]] /\\ q = <<>>\n"
+           "Next == \\/ f[1][2] < 3 /\\ f' = [f EXCEPT ![1][2] = @ + 1] /\\ UNCHANGED q\n"
+           "        \\/ Len(q) < 3 /\\ q' = Append(q, Len(q)) /\\ UNCHANGED f\n"
+           "        \\/ q # <<>> /\\ q' = Tail(q) /\\ UNCHANGED f\n"
+           "TypeOK == /\\ f \\in [{1, 2} -> [{1, 2} -> 0..2]]\n"
+           "          /\\ q \\in Seq(0..2)\n",
+           "INIT Init\nNEXT Next\nINVARIANT TypeOK\n", ("invariant", "TypeOK", 7, 9, 4)),
+    "TQ": ("EXTENDS Naturals, Sequences\nVARIABLES f, q\n"
+           "Init == f = [i \\in {1, 2} |-> [j \\in {1, 2} |-> 0]] /\\ q = <<>>\n"
+           "Next == \\/ f[1][2] < 2 /\\ f' = [f EXCEPT ![1][2] = @ + 1] /\\ UNCHANGED q\n"
+           "        \\/ Len(q) < 4 /\\ q' = Append(q, Len(q)) /\\ UNCHANGED f\n"
+           "        \\/ q # <<>> /\\ q' = Tail(q) /\\ UNCHANGED f\n"
+           "TypeOK == /\\ f \\in [{1, 2} -> [{1, 2} -> 0..2]]\n"
+           "          /\\ q \\in Seq(0..2)\n",
+           "INIT Init\nNEXT Next\nINVARIANT TypeOK\n", ("invariant", "TypeOK", 14, 22, 5)),
+    "CS": ("EXTENDS Naturals, TLC\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+           "Next == \\/ x' = x + 1 /\\ UNCHANGED y\n        \\/ y' = y + 1 /\\ UNCHANGED x\n"
+           "Small == x < 3 /\\ y < 2\nShallow == TLCGet(\"level\") < 4\nInv == x + y < 10\n",
+           "INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Small Shallow\n",
+           ("ok", None, 6, 13, None)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SUCCESSOR_CHECKS))
+def test_successor_checks_that_use_the_parent_agree_with_tlc(tmp_path, name):
+    body, cfg, (verdict, prop, distinct, generated, length) = _SUCCESSOR_CHECKS[name]
+    (tmp_path / f"{name}.tla").write_text(f"---- MODULE {name} ----\n{body}====\n")
+    (tmp_path / f"{name}.cfg").write_text(cfg)
+    o = check(tmp_path / f"{name}.tla")
+    assert (o.verdict, o.property, o.distinct_states, o.states_generated) == (
+        verdict, prop, distinct, generated)
+    assert (len(o.trace) if o.trace else None) == length
+
+
+def test_the_step_forms_are_used(tmp_path):
+    """The figures above come from the step forms, not from a fallback."""
+    from checker.api import generated_code
+
+    for name in ("AP", "TY", "CS"):
+        body, cfg, _ = _SUCCESSOR_CHECKS[name]
+        (tmp_path / f"{name}.tla").write_text(f"---- MODULE {name} ----\n{body}====\n")
+        (tmp_path / f"{name}.cfg").write_text(cfg)
+    def code(name):
+        return "".join(src for _, src in generated_code(tmp_path / f"{name}.tla"))
+
+    assert "member_since(s[0], p[0]" in code("TY") and "member_since(s[1], p[1]" in code("TY")
+    assert "if t[1] is s[1] else" in code("AP")  # A reads y' only
+    code = code("CS")
+    assert "def cstep_Small(s, p, t=None):" in code
+    assert "s[0] is p[0] or" in code
+
+
+def test_member_since_tests_what_changed():
+    from checker.semantics.runtime import member_since
+    from checker.semantics.values import FuncSet, Interval, SeqSet, make_fn
+
+    inner = FuncSet(frozenset({1, 2}), Interval(0, 2))
+    outer = FuncSet(frozenset({1, 2}), inner)
+    ok = make_fn([(1, (0, 0)), (2, (0, 0))])
+    assert member_since(ok, ok, outer)
+    bad = make_fn([(1, (0, 3)), (2, (0, 0))])
+    assert not member_since(bad, ok, outer)
+    assert member_since(make_fn([(1, (0, 2)), (2, (0, 0))]), ok, outer)
+    seqs = SeqSet(Interval(0, 2))
+    q = (0, 1, 2)
+    assert member_since(q + (2,), q, seqs) and not member_since(q + (3,), q, seqs)
+    assert member_since(q[1:], q, seqs)
+    assert not member_since((5, 1, 2), q, seqs)  # same length, the head changed
+
+
+@pytest.mark.parametrize("text, primed", [
+    ("x' = x + 1", {0}), ("UNCHANGED y", {1}), ("x' = y /\\ UNCHANGED <<y>>", {0, 1}),
+    ("(x + y)' > 1", {0, 1}), ("x = 1", set()), ("LET z == x IN z' = 1", None),
+    ("ENABLED (x' = 1)", None), ("I!Small'", None),
+])
+def test_what_an_action_reads_primed(tmp_path, text, primed):
+    from checker.semantics.compiler import Compiler
+
+    _spec(tmp_path, "TRUE")
+    (tmp_path / "E.tla").write_text(f"---- MODULE E ----\nEXTENDS M\nE == {text}\n====\n")
+    loaded = load_spec(tmp_path / "E.tla")
+    comp = Compiler(loaded.scopes, loaded.root.name, list(loaded.scope.variables), {}, {})
+    sym = loaded.scope.symbols["E"]
+    assert comp.primed_reads(sym.node.body, comp.root_env()) == primed

@@ -184,6 +184,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     succ_invariants = model.step_invariants or invariants
     stepwise = bool(model.step_invariants)
     constraints = model.constraints
+    succ_constraints = (model.step_constraints if model.step_constraints is not None
+                        else [lambda s, p, c=c: c(s) for c in constraints])
     action_constraints = model.action_constraints
     action_props = model.action_properties
     outdeg: list[int] = []
@@ -308,7 +310,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             in_model = True
             if constrained:
                 try:
-                    in_model = all(c(succ) for c in constraints) and all(
+                    in_model = all(c(succ, state) for c in succ_constraints) and all(
                         c(state, succ) for c in action_constraints)
                 except FAILURES as e:
                     raise _failure(e, trace_to(key, level, step_of(action, succ)),

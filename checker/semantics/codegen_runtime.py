@@ -37,6 +37,25 @@ class Lazy:
         return self.value
 
 
+class SelfStep:
+    """A step predicate A(s, t) evaluated on the stuttering step s -> s, remembered for the
+    last state: an action property checks every successor of a state one after another, and
+    where a successor keeps every variable A reads primed, A's value is this one."""
+
+    __slots__ = ("fn", "state", "value")
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.state = None
+        self.value = None
+
+    def __call__(self, s):
+        if s is not self.state:
+            self.value = self.fn(s, s)
+            self.state = s  # kept alive, so no other state can take its identity
+        return self.value
+
+
 class LazyFn(runtime.LazySet):
     """f[x \\in S] == body: applied point-wise (so recursion terminates), built on demand."""
 

@@ -3,10 +3,15 @@ satisfied it skips each conjunct that reads only variables s shares with p. `sta
 which variables an expression reads, conservatively."""
 from __future__ import annotations
 
+import re
+
 from ..frontend import ast
+from .codegen_runtime import SelfStep
 from .natives import BOOL_OPERANDS, IMPURE_OPS, READ_OPS, STANDARD
 from .runtime import B_AND_P, B_AND_Q, B_VALUE
-from .scope import Env
+from .scope import Env, pyname
+
+_VAR_IN_CONST = re.compile(r"\(?s\[(\d+)\] in (_k\d+)\)?")  # a variable in a constant set
 
 
 class IncrementalMixin:
@@ -22,6 +27,28 @@ class IncrementalMixin:
         code = self._step_conjunct(e, env, B_VALUE)
         return self._define(f"def {{name}}(s, p, t=None):\n"
                             f"    return {code}{self._tag(e.span)}\n", name)
+
+    def compile_action_property(self, box, env: Env, name: str = "aprop"):
+        """[A]_v on a step s -> t: Python function (s, t) -> value. Where t keeps the value of
+        every variable A reads primed, A(s, t) is A(s, s), a function of s alone: evaluated
+        once per state (its successors are checked one after another) and remembered."""
+        from .analysis import subscripted_action
+
+        reads = self.primed_reads(box.action, env) if type(box) is ast.BoxAction else None
+        if reads is None:
+            return self.compile_action_predicate(subscripted_action(box), env, name)
+        whys = BOOL_OPERANDS["\\lor"]
+        act, _ = self.cond(box.action, env, whys[0])
+        same, _ = self.cond(ast.OpApp("UNCHANGED", (box.sub,), span=box.sub.span), env,
+                            whys[1])
+        tag = self._tag(box.span)
+        moved = self._define(f"def {{name}}(s, t):\n    return {act}{tag}\n", f"{name}_step")
+        still = pyname("self", name, next(self._counter))
+        self.g[still] = SelfStep(moved)
+        kept = " and ".join(f"t[{i}] is s[{i}]" for i in sorted(reads)) or "True"
+        return self._define(
+            f"def {{name}}(s, t):\n    return (({still}(s) if {kept} else "
+            f"{moved.__name__}(s, t)) or {same}){tag}\n", name)
 
     def _step_conjunct(self, e, env: Env, why: int) -> str:
         if type(e) is ast.Junction and e.kind == "and":
@@ -39,43 +66,72 @@ class IncrementalMixin:
             return code
         if not reads:
             return "True"  # reads no variable: it held on the initial states
+        m = _VAR_IN_CONST.fullmatch(code)
+        if m is not None and hasattr(self.g.get(m[2]), "contains_since"):
+            # v \in [S -> T] (a record set, Seq(S)): only what v's value does not share
+            # with the parent's, which was in the set, is tested
+            return f"member_since(s[{m[1]}], p[{m[1]}], {m[2]})"
         same = " and ".join(f"s[{i}] is p[{i}]" for i in sorted(reads))
         return f"({same} or {code})"
 
     def state_reads(self, e, env: Env) -> set[int] | None:
         """The indices of the state variables e reads, also through the definitions it calls,
         or None when that is not sure (an INSTANCE, a substituted constant, a recursive
-        operator, anything impure such as RandomElement or TLCGet): conservative, so that a
-        conjunct is skipped only when it surely reads nothing that changed."""
+        operator, anything impure such as RandomElement or TLCGet, a prime): conservative, so
+        that a conjunct is skipped only when it surely reads nothing that changed."""
+        found = self._reads(e, env, False)
+        return None if found is None else found[0]
+
+    def primed_reads(self, e, env: Env) -> set[int] | None:
+        """The indices of the variables an action e reads primed (x', UNCHANGED x, also
+        through definitions), or None when that is not sure (as state_reads; ENABLED, a
+        nested action or a temporal operator too)."""
+        found = self._reads(e, env, True)
+        return None if found is None else found[1]
+
+    def _reads(self, e, env: Env, primes: bool, unchanged_reads: bool = True
+               ) -> tuple[set[int], set[int]] | None:
+        """(unprimed, primed) variable indices e reads; primes: whether x' may occur;
+        unchanged_reads: whether UNCHANGED x counts as a read of x (unprimed) too."""
         reads: set[int] = set()
+        primed: set[int] = set()
         seen: set = set()
         index = {v: i for i, v in enumerate(self.variables)}
 
-        def visit(n, nenv) -> bool:
+        def visit(n, nenv, under: bool) -> bool:
             t = type(n)
             if t is tuple:
-                return all(visit(x, nenv) for x in n)
+                return all(visit(x, nenv, under) for x in n)
             if not isinstance(n, ast.Node):
                 return True
-            if t is ast.InstanceRef or t is ast.Fairness:
+            if t is ast.InstanceRef or t is ast.Fairness or t is ast.BoxAction \
+                    or t is ast.AngleAction:
                 return False
             if t is ast.Ident or t is ast.OpApp:
                 name = n.name if t is ast.Ident else n.op
+                if name in ("'", "UNCHANGED") and t is ast.OpApp and primes \
+                        and name not in nenv.locals and nenv.scope.symbols.get(name) is None:
+                    return visit(n.args, nenv, True) and (
+                        name == "'" or not unchanged_reads or visit(n.args, nenv, under))
                 if name in ("'", "ENABLED", "UNCHANGED", "[]", "<>", "~>", "-+->", "\\cdot"):
                     return False
                 sym = None if name in nenv.locals else nenv.scope.symbols.get(name)
-                if sym is not None and not self._reads_symbol(sym, n, nenv, index, reads,
-                                                              seen, visit):
+                if under and (name in nenv.locals or (sym is None and t is ast.Ident) or (
+                        sym is not None and sym.kind in ("bound", "param"))):
+                    return False  # a parameter or LET name primed: its expression is elsewhere
+                if sym is not None and not self._reads_symbol(
+                        sym, n, nenv, index, primed if under else reads, seen,
+                        lambda d, denv: visit(d, denv, under), under):
                     return False
             for f in n.__dataclass_fields__:
-                if f != "span" and not visit(getattr(n, f), nenv):
+                if f != "span" and not visit(getattr(n, f), nenv, under):
                     return False
             return True
 
-        return reads if visit(e, env) else None
+        return (reads, primed) if visit(e, env, False) else None
 
     def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
-                      visit) -> bool:
+                      visit, under: bool = False) -> bool:
         """state_reads for one name: False when its reads are not sure."""
         if sym.kind in ("bound", "param"):
             return True
@@ -102,7 +158,7 @@ class IncrementalMixin:
         d, denv = target[0], target[1]
         if denv.frame is not self.root_frame:
             return False
-        if id(d) in seen:
+        if (id(d), under) in seen:
             return True
-        seen.add(id(d))
+        seen.add((id(d), under))
         return visit(d, denv)

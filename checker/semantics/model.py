@@ -12,7 +12,7 @@ from ..frontend.cfg import CfgValue, ConstantAssignment, ConstantSubstitution
 from ..frontend.errors import ConfigError, Span
 from ..interface import Model
 from . import codegen_runtime, community, kinds, runtime, temporal
-from .analysis import mentions_prime, subscripted_action
+from .analysis import mentions_prime
 from .compiler import Compiler
 from .intern_order import intern_order
 from .natives import STANDARD
@@ -159,6 +159,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
             raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
     constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
+    # The same constraints for a successor of a state inside them (only such states are
+    # explored): what its unchanged variables decide is not evaluated again.
+    step_constraints = [compiler.compile_step_predicate(*body_of(n.name), f"cstep_{n.name}")
+                        for n in cfg.constraints]
     action_constraints = []
     for n in cfg.action_constraints:
         e, denv = body_of(n.name)
@@ -180,8 +184,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                     parts[0], parts[1], f"sprop_{n.name}")))
             elif kind == "action":  # [A]_v holds on a step when A holds or v is unchanged
                 box, benv = parts
-                action_props.append((n.name, compiler.compile_action_predicate(
-                    subscripted_action(box), benv, f"aprop_{n.name}")))
+                action_props.append((n.name, compiler.compile_action_property(
+                    box, benv, f"aprop_{n.name}")))
             elif kind == "init":
                 init_props.append((n.name, compiler.compile_predicate(parts[0], parts[1],
                                                                        f"init_{n.name}", True)))
@@ -250,6 +254,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   expand=compiler.compile_expand(actions) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness,
                   step_invariants=step_invariants, invariants_pure=invariants_pure,
+                  step_constraints=step_constraints,
                   activate=_activation(deadlock),
                   kind_checked=_kind_checked(compiler, variables, init_e, next_e))
     if isinstance(fingerprint, _SymmetryKey):

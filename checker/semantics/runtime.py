@@ -54,7 +54,7 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
-    "member_k", "not_member_k", "setmap", "map_domain",
+    "member_k", "member_since", "not_member_k", "setmap", "map_domain",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -613,6 +613,16 @@ def member(x, s) -> bool:
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
     return False
+
+
+def member_since(x, old, s) -> bool:
+    """x \\in s for a variable's value x in a successor whose parent's value old was in s (a
+    constant [S -> T], record set or Seq(S), see compile_step_predicate): only the parts x
+    does not share with old are tested."""
+    if x is old:
+        return True
+    since = getattr(s, "contains_since", None)
+    return since(x, old) if since is not None else x in s
 
 
 def member_k(x, s, shape) -> bool:

@@ -21,6 +21,7 @@ sort key with exactly that order.
 from __future__ import annotations
 
 import itertools
+import operator
 import sys
 
 # Integers are unbounded; printing one must not stop at Python's 4,300-digit guard.
@@ -263,6 +264,22 @@ def member_test(s):
     return _KindExact(s)
 
 
+class _Since:
+    """test(v, w): v \\in s, where w (None if there is none) is the value v replaces, known
+    to be in s: a set with `contains_since` tests only what v does not share with w."""
+
+    __slots__ = ("since", "plain")
+
+    def __init__(self, s, plain):
+        self.since = getattr(s, "contains_since", None)
+        self.plain = plain
+
+    def __call__(self, v, w) -> bool:
+        if self.since is None or w is None:
+            return self.plain(v)
+        return self.since(v, w)
+
+
 _INTS = frozenset((int,))
 _BOOLS = frozenset((bool,))
 
@@ -468,6 +485,20 @@ class SeqSet(LazySet):
     def __contains__(self, x) -> bool:
         return type(x) is tuple and all(map(self._has, x))
 
+    def contains_since(self, x, old) -> bool:
+        """x \\in Seq(S), knowing old \\in Seq(S): an element x shares with old at its
+        position (Append, EXCEPT) was tested already."""
+        if type(x) is not tuple or type(old) is not tuple:
+            return x in self
+        n, m = len(old), len(x)
+        if m >= n and all(map(operator.is_, x[:n], old)):  # old with elements appended
+            return all(map(self._has, x[n:]))
+        if m < n and all(map(operator.is_, x, old[n - m:])):  # old without its head (Tail)
+            return True
+        test = _Since(self.base, self._has)
+        return all(i < n and v is old[i] or test(v, old[i] if i < n else None)
+                   for i, v in enumerate(x))
+
     def __repr__(self) -> str:
         return f"Seq({show(self.base)})"
 
@@ -538,6 +569,24 @@ class FuncSet(LazySet):
             return False
         return all(map(self._has, vals))
 
+    def contains_since(self, f, old) -> bool:
+        """f \\in [S -> T], knowing old \\in [S -> T]: where f has old's keys (the same
+        tuple, as EXCEPT keeps it), only the values f does not share with old are tested."""
+        t = type(f)
+        if t is Fn and type(old) is Fn and tuple.__getitem__(f, 0) is tuple.__getitem__(old, 0):
+            vals, before = tuple.__getitem__(f, 1), tuple.__getitem__(old, 1)
+        elif t is tuple and type(old) is tuple and len(f) == len(old) == self._seq_len:
+            vals, before = f, old
+        else:
+            return f in self
+        since = getattr(self.codomain, "contains_since", None)
+        if since is None:  # flat values: testing them all at C speed beats skipping some
+            return all(map(self._has, vals))
+        for v, w in zip(vals, before):  # noqa: B905 - equal lengths
+            if v is not w and not since(v, w):
+                return False
+        return True
+
     def __len__(self):
         return len(as_set(self.codomain)) ** len(self.domain)
 
@@ -567,6 +616,18 @@ class RecordSet(LazySet):
             return False
         for v, test in zip(tuple.__getitem__(r, 1), self._tests):  # noqa: B905 - equal lengths
             if not test(v):
+                return False
+        return True
+
+    def contains_since(self, r, old) -> bool:
+        """r \\in [a : S, ...], knowing old is: only the fields r does not share with old
+        are tested."""
+        if type(r) is not Fn or type(old) is not Fn or tuple.__getitem__(r, 0) is not \
+                tuple.__getitem__(old, 0):
+            return r in self
+        for v, w, n, test in zip(tuple.__getitem__(r, 1), tuple.__getitem__(old, 1),  # noqa: B905
+                                 self._names, self._tests):
+            if v is not w and not _Since(self.fields[n], test)(v, w):
                 return False
         return True
 

@@ -130,6 +130,9 @@ def check_invariants(model, state):
 
 
 def _in_model(model, state, succ) -> bool:
+    if model.step_constraints is not None:  # state is inside the constraints
+        return all(c(succ, state) for c in model.step_constraints) and all(
+            c(state, succ) for c in model.action_constraints)
     return all(c(succ) for c in model.constraints) and all(
         c(state, succ) for c in model.action_constraints)
 

@@ -56,6 +56,98 @@ class SelfStep:
         return self.value
 
 
+class SuccessorMemo:
+    """The successors of the action instances that read only some variables, remembered per
+    objects of those variables: a state whose read variables hold the very objects of a state
+    expanded before has the same successors but for the variables the action leaves alone.
+    The remembered values are shared by equality per variable (one object per value), so that
+    states reached along different paths hold the same objects and the look-up by identity
+    finds them; only variables whose values cannot be equal in Python but not in TLA+ (see
+    kinds.py) are shared. At most LIMIT states' worth are kept; then everything is dropped."""
+
+    LIMIT = 400_000
+    # A group whose look-ups miss more often than this over WINDOW expansions (the first
+    # window aside: everything misses at first) is switched off: remembering costs more than
+    # it saves where the read variables differ from state to state.
+    MISS_RATE = 0.5
+    WINDOW = 1 << 14
+
+    def __init__(self, shareable: tuple, namespace: dict):
+        self.shared = [({} if ok else None) for ok in shareable]  # per variable: value -> it
+        self.caches: list[dict] = []
+        self.misses: list[int] = []  # per group, in its current window
+        self.window: list[int] = []  # per group, `expanded` when its window began
+        self.warm: list[bool] = []
+        self.namespace = namespace  # the generated code's, where each group's switch is
+        self.switches: list[str] = []
+        self.expanded = 0  # states expanded (the generated code counts them)
+        self.size = 0
+
+    def new_cache(self, switch: str) -> dict:
+        """One group's (the actions that read the same variables): (ids of the read objects)
+        -> [each action's successors or None, ..., the read objects]. `switch`: the name of
+        the group's on/off flag in the generated code."""
+        cache: dict = {}
+        self.caches.append(cache)
+        self.misses.append(0)
+        self.window.append(0)
+        self.warm.append(False)  # past its first window
+        self.switches.append(switch)
+        return cache
+
+    def slots(self, group: int, cache: dict, key, s: tuple, reads: tuple, n: int) -> list:
+        """A new entry for state s: n empty slots, then the read objects, which the entry
+        keeps alive, so that no other object can take their identities."""
+        entry = [None] * n
+        entry.append(tuple([s[j] for j in reads]))
+        missed = self.misses[group] = self.misses[group] + 1
+        began = self.window[group]
+        if self.expanded - began >= self.WINDOW:
+            self.window[group] = self.expanded
+            self.misses[group] = 0
+            warm, self.warm[group] = self.warm[group], True
+            if warm and missed > self.MISS_RATE * (self.expanded - began):
+                self.namespace[self.switches[group]] = False  # this state's entry is the last
+                cache.clear()
+                return entry
+        if self.size >= self.LIMIT:
+            for c in self.caches:
+                c.clear()
+            for table in self.shared:
+                if table is not None:
+                    table.clear()
+            self.size = 0
+        cache[key] = entry
+        self.size += 1
+        return entry
+
+    def keep(self, found: list) -> tuple:
+        """The successors `found` ([(successor, variables it sets)]) as remembered:
+        ((variables set, their values), ...), values shared by equality where allowed."""
+        if not found:
+            return ()
+        shared = self.shared
+        out = []
+        for t, sets in found:
+            vals = []
+            for j in sets:
+                v = t[j]
+                table = shared[j]
+                if table is not None:
+                    v = table.setdefault(v, v)
+                vals.append(v)
+            out.append((sets, tuple(vals)))
+        return tuple(out)
+
+
+def patch_state(s: tuple, sets: tuple, vals: tuple) -> tuple:
+    """s with the variables at positions `sets` given `vals`."""
+    t = list(s)
+    for j, v in zip(sets, vals):  # noqa: B905 - equal lengths
+        t[j] = v
+    return tuple(t)
+
+
 class LazyFn(runtime.LazySet):
     """f[x \\in S] == body: applied point-wise (so recursion terminates), built on demand."""
 

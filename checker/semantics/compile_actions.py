@@ -5,6 +5,7 @@ disjuncts left to right, user operators expanded in place); Next split into acti
 all actions of a state in one function (`compile_expand`)."""
 from __future__ import annotations
 
+import ast as pyast
 import itertools
 import re
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from ..frontend import ast
 from ..frontend.errors import Span
 from . import runtime
 from .analysis import mentions_prime, subscripted_action
+from .codegen_runtime import SuccessorMemo, patch_state
 from .natives import STANDARD
 from .runtime import B_CASE, B_IF, B_IMPLIES_P, B_INIT, B_NEXT, B_NOT
 from .scope import CompileError, Env, NotConstant, pyname, python_locals
@@ -29,6 +31,9 @@ class Action:
     span: Span
     gen: object = None  # compiled function (s, emit): emit(t) for each successor t
     body: str = ""  # its generated body, reused by Compiler.compile_expand
+    # The variables (indices) it reads unprimed, UNCHANGED aside: its successors are a function
+    # of their values. None: not sure (see IncrementalMixin._reads).
+    reads: frozenset | None = None
 
     def __post_init__(self):
         if not self.params:
@@ -49,7 +54,11 @@ class ActionsMixin:
         out: list[Action] = []
         self._split(e, env or self.root_env(), name, (), out, e.span)
         for a in out:
-            a.gen = self.compile_action(a.gen[0], a.gen[1], pyname("act", a.name, len(out)))
+            e, aenv = a.gen
+            if all(b[0] == "val" for b in aenv.locals.values()):
+                found = self._reads(e, aenv, True, False)
+                a.reads = None if found is None else frozenset(found[0])
+            a.gen = self.compile_action(e, aenv, pyname("act", a.name, len(out)))
             a.body = self.last_body
         return out
 
@@ -147,19 +156,115 @@ class ActionsMixin:
             self.partial = saved
         return "\n".join(lines) or "    pass", used
 
-    def compile_expand(self, actions: list[Action]):
+    def compile_expand(self, actions: list[Action], memoise: tuple | None = None):
         """All actions in one function (s, emit): one Python call per state instead of one per
         action. emit(i) announces action i right before each successor emit(state), so an action
         without successors (most of them, in most states) costs a store, not a call; on an
-        error, emit(i) last names the action that failed."""
+        error, emit(i) last names the action that failed. `memoise`: per variable, whether its
+        values may be shared by equality (see SuccessorMemo); with it, an action that reads only
+        some variables remembers its successors by their values (_memoised_actions)."""
         parts = ["def {name}(s, _out):", "    t = None", "    _a = 0", "    try:"]
+        cached = self._memoised_actions(actions, memoise, parts) if memoise is not None else {}
         for i, a in enumerate(actions):
             parts.append(f"        _a = {i}")
             body = _EMIT_RE.sub(lambda m, i=i: f"{m.group(1)}_out({i})\n{m.group(0)}", a.body)
+            if i in cached:  # remembered while its group pays, else evaluated
+                on, code = cached[i]
+                parts.append(f"        if {on}:\n{code}\n        else:")
+                parts.append("\n".join("        " + line for line in body.split("\n")))
+                continue
             parts.append("\n".join("    " + line for line in body.split("\n")))
         parts += ["    except BaseException:", "        _out(_a)", "        raise"]
         code = share_repeated("\n".join(parts).replace("{name}", "_expand_") + "\n", self.g)
         return self._define(code.replace("def _expand_(", "def {name}(", 1), "expand")
+
+    def _memoised_actions(self, actions: list[Action], memoise: tuple, parts: list) -> dict:
+        """The code of the actions whose successors are remembered (index -> code), after
+        adding to `parts` the look-ups they share. An action that reads only some variables
+        has the successors it had in an earlier state whose read variables held the very same
+        objects, but for the variables it sets; the actions that read the same variables share
+        one look-up per state (a dict keyed by those objects' identities). Left out, where it
+        does not pay or is not sure: an action that reads every variable, whose reads are not
+        known (an INSTANCE, TLCGet, RandomElement, ENABLED ...), that a constant disables, or
+        whose emits are not plain tuples."""
+        n = len(self.variables)
+        codes: dict = {}
+        groups: dict = {}  # reads -> [(action index, slot)]
+        for i, a in enumerate(actions):
+            if a.reads is None or len(a.reads) >= n or a.body.lstrip().startswith("if False:"):
+                continue
+            lines = self._recording(i, a.body)
+            if lines is None:
+                continue
+            slots = groups.setdefault(a.reads, [])
+            codes[i] = lines
+            slots.append(i)
+        if not codes:
+            return {}
+        memo = SuccessorMemo(memoise, self.g)
+        self.g["_MEMO"], self.g["_patch"] = memo, patch_state
+        parts.append("        _MEMO.expanded += 1")
+        where, ons = {}, {}
+        for g, (reads, members) in enumerate(groups.items()):
+            order = tuple(sorted(reads))
+            cache, rname = (pyname(x, str(g), next(self._counter)) for x in ("ac", "rd"))
+            on = pyname("on", str(g), next(self._counter))
+            self.g[cache], self.g[rname], self.g[on] = memo.new_cache(on), order, True
+            ons[g] = on
+            key = ("(" + ", ".join(f"id(s[{j}])" for j in order) + ",)") if order else "0"
+            parts.append(f"        if {on}:\n"
+                         f"            _k = {key}\n"
+                         f"            _g{g} = {cache}.get(_k)\n"
+                         f"            if _g{g} is None:\n"
+                         f"                _g{g} = _MEMO.slots({g}, {cache}, _k, s, {rname}, "
+                         f"{len(members)})")
+            for slot, i in enumerate(members):
+                where[i] = (g, slot)
+        out = {}
+        for i, lines in codes.items():
+            g, slot = where[i]
+            body = "\n".join("                " + line for line in lines)
+            out[i] = (ons[g], f"            _hit = _g{g}[{slot}]\n"
+                              f"            if _hit is None:\n"
+                              f"                _rec_ = []\n"
+                              f"                try:\n{body}\n"
+                              f"                except BaseException:\n"
+                              f"                    for _t, _ in _rec_:\n"
+                              f"                        _out({i})\n"
+                              f"                        _out(_t)\n"
+                              f"                    raise\n"
+                              f"                _hit = _g{g}[{slot}] = _MEMO.keep(_rec_)\n"
+                              f"            for _js, _vs in _hit:\n"
+                              f"                _out({i})\n"
+                              f"                _out(_patch(s, _js, _vs))")
+        return out
+
+    def _recording(self, i: int, body: str) -> list[str] | None:
+        """The lines of an action's body with each emit recording (successor, the variables it
+        sets) in `_rec_` instead; None if an emit is not a plain tuple of every variable."""
+        n = len(self.variables)
+        lines = body.split("\n")
+        for k, line in enumerate(lines):
+            m = _EMIT_RE.match(line)
+            if m is None:
+                continue
+            try:
+                call = pyast.parse(line.strip()).body[0].value
+                items = call.args[0].elts
+            except (SyntaxError, AttributeError, IndexError):
+                return None
+            if len(call.args) != 1 or len(items) != n:
+                return None
+            # a variable whose new value is its own old one (UNCHANGED, x' = x) is taken from
+            # the state being expanded; every other one is remembered
+            setting = tuple(p for p, x in enumerate(items) if not (
+                type(x) is pyast.Subscript and type(x.value) is pyast.Name
+                and x.value.id == "s" and type(x.slice) is pyast.Constant
+                and x.slice.value == p))
+            name = pyname("js", str(i), next(self._counter))
+            self.g[name] = setting
+            lines[k] = f"{m.group(1)}_rec_.append(({line.strip()[5:-1]}, {name}))"
+        return lines
 
     def _emit_done(self, lines: list[str], depth: int, span) -> None:
         missing = [v for v in self.variables if v not in self.primes]

@@ -247,16 +247,20 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         init_gen(None, out.append)
         return out
 
+    kind_checked = _kind_checked(compiler, variables, init_e, next_e)
+    # An action's successors are remembered per objects of the variables it reads; values of
+    # the variables the kind analysis clears are shared by equality so that those objects recur.
+    memoise = tuple(not c for c in kind_checked)
     model = Model(variables, initial_states, actions, invariants, action_props,
                   constraints, action_constraints, fingerprint, deadlock,
                   set_level=_set_level, watch_search=_watch_search,
                   mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
-                  expand=compiler.compile_expand(actions) if actions else None,
+                  expand=compiler.compile_expand(actions, memoise) if actions else None,
                   init_properties=init_props, liveness=live, fairness=fairness,
                   step_invariants=step_invariants, invariants_pure=invariants_pure,
                   step_constraints=step_constraints,
                   activate=_activation(deadlock),
-                  kind_checked=_kind_checked(compiler, variables, init_e, next_e))
+                  kind_checked=kind_checked)
     if isinstance(fingerprint, _SymmetryKey):
         fingerprint.kinds_exact = not any(model.kind_checked)
     postcondition = None

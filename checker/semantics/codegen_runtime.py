@@ -65,7 +65,7 @@ class SuccessorMemo:
     finds them; only variables whose values cannot be equal in Python but not in TLA+ (see
     kinds.py) are shared. At most LIMIT states' worth are kept; then everything is dropped."""
 
-    LIMIT = 400_000
+    LIMIT = 300_000  # about 150 MB
     # A group whose look-ups miss more often than this over WINDOW expansions (the first
     # window aside: everything misses at first) is switched off: remembering costs more than
     # it saves where the read variables differ from state to state.
@@ -110,13 +110,16 @@ class SuccessorMemo:
                 self.namespace[self.switches[group]] = False  # this state's entry is the last
                 cache.clear()
                 return entry
-        if self.size >= self.LIMIT:
+        if self.size >= self.LIMIT:  # start afresh: every group misses again for a while
             for c in self.caches:
                 c.clear()
             for table in self.shared:
                 if table is not None:
                     table.clear()
             self.size = 0
+            self.window = [self.expanded] * len(self.window)
+            self.misses = [0] * len(self.misses)
+            self.warm = [False] * len(self.warm)
         cache[key] = entry
         self.size += 1
         return entry
@@ -134,7 +137,9 @@ class SuccessorMemo:
                 v = t[j]
                 table = shared[j]
                 if table is not None:
-                    v = table.setdefault(v, v)
+                    w = table.setdefault(v, v)
+                    if type(w) is type(v):  # a second guard against kinds Python equates
+                        v = w
                 vals.append(v)
             out.append((sets, tuple(vals)))
         return tuple(out)

@@ -18,7 +18,8 @@ LogRecords == [cur: SUBSET DirValues, fut: DirValues \cup {NONE},
 PartitionRecords == [state: {"none", "live", "deleted"}, replicas: SUBSET Brokers,
                      dir: [Brokers -> DirValues], leader: Brokers \cup {NONE},
                      isr: SUBSET Brokers, lepoch: Nat,
-                     adding: SUBSET Brokers, removing: SUBSET Brokers]
+                     adding: SUBSET Brokers, removing: SUBSET Brokers,
+                     elr: SUBSET Brokers, lastKnownElr: SUBSET Brokers]
 QueueEntries == DirIds \cup {LOST, NONE}
 
 TypeOK ==
@@ -46,6 +47,7 @@ TypeOK ==
     /\ reassignsLeft \in 0..MaxReassigns
     /\ mvJbod \in BOOLEAN
     /\ stale \in [Brokers -> [Partitions -> SUBSET DirValues]]
+    /\ pausesLeft \in 0..MaxPauses
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
 (* directories with the same UUID, the Broker will fail at startup"), on     *)
@@ -192,10 +194,11 @@ PromoteOnlyAfterAck ==
 (* in an online dir -- a replica a reassignment adds, only once its broker has *)
 (* applied the record that added it (before, its fetches carry an older      *)
 (* leader epoch and are fenced).  Without data, a log the follower fetches    *)
-(* into is what "caught up" can mean here.                                    *)
+(* into is what "caught up" can mean here.  An empty ISR is joined only by an *)
+(* election (from the ELR, or of the last known leader: ElectionFromIsrOrElr).  *)
 IsrJoinsCaughtUp ==
     [][\A p \in Partitions, b \in Brokers :
-          part[p].state = "live" /\ b \notin part[p].isr /\ b \in part'[p].isr
+          part[p].state = "live" /\ b \notin part[p].isr /\ b \in part'[p].isr /\ part[p].isr # {}
               => LET l == part[p].leader
                  IN /\ l # NONE /\ alive[l] /\ logs[l][p].cur \cap online[l] # {}
                     /\ alive[b] /\ logs[b][p].cur \cap online[b] # {}
@@ -221,6 +224,64 @@ IsrWithinReplicas ==
 (* created and not deleted, online (a leader) or offline (none).               *)
 IsrNeverEmpty ==
     \A p \in Partitions : part[p].state = "live" => part[p].isr # {}
+
+(* Eligible leader replicas (KIP-966; EnableElr, whose configurations do not   *)
+(* check IsrNeverEmpty: with ELR the ISR may empty).  A replica is in the ISR  *)
+(* or in the ELR, never both (ReplicationControlManager.updatePartitionInfo    *)
+(* logs "overlapping ISR and ELR" as an error).                                *)
+IsrElrDisjoint ==
+    \A p \in Partitions : part[p].state = "live" => part[p].isr \cap part[p].elr = {}
+
+(* ELR members are safe leaders (an action property): a broker enters the ELR *)
+(* only from the ISR -- where it holds every committed record, as far as the   *)
+(* model knows records (IsrJoinsCaughtUp) -- and stays there only while the    *)
+(* incarnation that left the ISR is registered: a new registration follows an  *)
+(* unclean shutdown, which may have lost records it had acknowledged.          *)
+ElrMembersCaughtUp ==
+    [][\A p \in Partitions, b \in Brokers :
+          part'[p].state = "live" /\ b \in part'[p].elr
+              => /\ b \in part[p].isr \cup part[p].elr
+                 /\ reg'[b].epoch = reg[b].epoch]_vars
+
+(* An ELR member is never silently dropped (an action property): it leaves    *)
+(* the ELR only by joining the ISR (elected, or caught up again), by leaving   *)
+(* the replicas, because the ISR meets min ISR again (the ELR is then cleared), *)
+(* by registering after an unclean shutdown, or with its partition -- or when *)
+(* a leader from outside the ISR and the ELR is elected, an unclean election,   *)
+(* which clears the ELR (maybeUpdateRecordElr; ElectionFromIsrOrElr says when). *)
+UncleanElection(p) ==
+    part'[p].leader \notin {NONE, part[p].leader} \cup part[p].isr \cup part[p].elr
+
+ElrNeverSilentlyDropped ==
+    [][\A p \in Partitions, b \in Brokers :
+          part[p].state = "live" /\ part'[p].state = "live"
+          /\ b \in part[p].elr /\ b \notin part'[p].elr
+              => \/ b \in part'[p].isr
+                 \/ b \notin part'[p].replicas
+                 \/ Cardinality(part'[p].isr) >= EffMinIsr(part[p])
+                 \/ reg'[b].epoch # reg[b].epoch
+                 \/ UncleanElection(p)]_vars
+
+(* The ELR lists replicas of the partition only: a replica that leaves the    *)
+(* replicas leaves the ELR with them.  Kafka's code does not keep it: a        *)
+(* reassignment that leaves fewer replicas than min.insync.replicas puts the   *)
+(* ones it removes into the ELR (a finding, checked by                        *)
+(* KIP858_finding_elr_reassign_removed_replica only).                          *)
+ElrWithinReplicas ==
+    \A p \in Partitions : part[p].state = "live" => part[p].elr \subseteq part[p].replicas
+
+(* A clean election (an action property): a leaderless partition gets a     *)
+(* leader from its ISR; from its ELR only when the ISR is empty; and the last  *)
+(* known leader (KIP-966's recovery when no replica is known to hold every     *)
+(* committed record) only when both are empty.  Without ELR: from the ISR.    *)
+ElectionFromIsrOrElr ==
+    [][\A p \in Partitions :
+          part[p].state = "live" /\ part[p].leader = NONE /\ part'[p].leader # NONE
+              => LET l == part'[p].leader
+                     pr == part[p]
+                 IN \/ l \in pr.isr
+                    \/ pr.isr = {} /\ l \in pr.elr
+                    \/ pr.isr \cup pr.elr = {} /\ pr.lastKnownElr = {l}]_vars
 
 (* A reassignment is in progress only in a partition record the controller    *)
 (* has: a partition not created yet or deleted has none                        *)
@@ -375,6 +436,17 @@ LeaderElectedLive ==
     \A p \in Partitions :
         (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleIsrMember(p))
             ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleIsrMember(p))
+
+(* A leader is elected from the ELR: a live partition with an empty ISR and   *)
+(* an ELR member the controller may elect eventually has a leader, or loses    *)
+(* every such member, or goes away (KIP-966: the ELR is where the controller    *)
+(* looks when the ISR is empty).                                               *)
+HasEligibleElrMember(p) == part[p].isr = {} /\ \E b \in part[p].elr : Eligible(p, b)
+
+ElrLeaderElectedLive ==
+    \A p \in Partitions :
+        (part[p].state = "live" /\ part[p].leader = NONE /\ HasEligibleElrMember(p))
+            ~> (part[p].state # "live" \/ part[p].leader # NONE \/ ~HasEligibleElrMember(p))
 
 (* "Migrating a cluster in KRaft without JBOD": a broker given several log    *)
 (* dirs after the upgrade uses AssignReplicasToDirs to put the dir of every    *)

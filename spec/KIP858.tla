@@ -60,6 +60,11 @@
 (*                                                                         *)
 (* LiteralMultiDirRule is not a Kafka bug but a reading of the KIP text    *)
 (* under doubt ("Metadata caching"); it is FALSE in the correct configs.   *)
+(*                                                                         *)
+(* EnableElr adds KIP-966's eligible leader replicas to every partition    *)
+(* change the controller builds, as Kafka's code (trunk, 2024-10) does:    *)
+(* WithElr, Candidates, Elected; SessionPause lets a running broker be     *)
+(* fenced and come back, the case the ELR is for.                          *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets, TLC
 
@@ -136,7 +141,17 @@ CONSTANTS
     MaxRecreates,       \* total number of re-creations
     BugOfflinePartitionByName,  \* KAFKA-16157: an old incarnation offline blocks the new one
     BugLoadLogByName,           \* at startup a log is matched to its partition by name only
-    BugStrayCheckOnlyAtStartup  \* a running broker keeps an old incarnation's log on a live dir
+    BugStrayCheckOnlyAtStartup, \* a running broker keeps an old incarnation's log on a live dir
+    \* eligible leader replicas (KIP-966) in the controller's partition changes
+    EnableElr,          \* ELR and LastKnownELR kept in every partition record
+    MinIsr,             \* min.insync.replicas of every topic
+    MaxPauses,          \* session expiries of running brokers (SessionPause)
+    BugElrDroppedOnAssign,      \* a directory-assignment change writes the record without its ELR
+    BugElrKeptOnUncleanShutdown, \* a broker registering after an unclean shutdown stays in the ELR
+    BugElectLastKnownLeaderEarly, \* the last known leader is elected while an ELR member is left
+    BugElrKeptOnIsrRejoin,      \* the ELR is recomputed only while the ISR is below min ISR
+    BugElrElectOfflineDir,      \* an ELR member is elected without checking its replica's dir
+    BugElectIgnoresElr          \* the election looks at the ISR only, though it may be empty
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -178,6 +193,11 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugStrayCheckOnlyAtStartup} : flag \in BOOLEAN
        /\ EnableRecreate => EnableDeletion
        /\ MaxRecreates \in Nat
+       /\ \A flag \in {EnableElr, BugElrDroppedOnAssign, BugElrKeptOnUncleanShutdown,
+                       BugElectLastKnownLeaderEarly, BugElrKeptOnIsrRejoin, BugElrElectOfflineDir,
+                       BugElectIgnoresElr} : flag \in BOOLEAN
+       /\ MinIsr \in 1..ReplicationFactor
+       /\ MaxPauses \in Nat
 
 VARIABLES
     \* ---- broker side ----
@@ -207,6 +227,7 @@ VARIABLES
                   \*   controller last unfenced it (history; {} while fenced)
     reassignsLeft, \* reassignments that may still be started
     recreatesLeft, \* topic re-creations that may still happen
+    pausesLeft,   \* session expiries of running brokers that may still happen
     \* ---- cluster feature level ----
     mvJbod,       \* metadata.version >= IBP_3_7_IV2 (directory assignment supported)
     \* ---- broker side, topic ids ----
@@ -217,7 +238,7 @@ VARIABLES
 brokerVars == <<dirsOf, alive, zk, online, knownFailed, logs, dirty, seen, stale>>
 msgVars    == <<queue, inflight, hbPending, hbResp>>
 ctrlVars   == <<reg, part>>
-histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft, mvJbod, recreatesLeft>>
+histVars   == <<movesLeft, rejected, unfencedWith, reassignsLeft, mvJbod, recreatesLeft, pausesLeft>>
 vars       == <<brokerVars, msgVars, ctrlVars, histVars>>
 
 -----------------------------------------------------------------------------
@@ -230,7 +251,8 @@ TheDir(S) == CHOOSE x \in S : TRUE
 NoLog == [cur |-> {}, fut |-> NONE, phase |-> "none"]
 EmptyQ == [p \in Partitions |-> NONE]
 NoPartition == [state |-> "none", replicas |-> {}, dir |-> [b \in Brokers |-> UNASSIGNED],
-                leader |-> NONE, isr |-> {}, lepoch |-> 0, adding |-> {}, removing |-> {}]
+                leader |-> NONE, isr |-> {}, lepoch |-> 0, adding |-> {}, removing |-> {},
+                elr |-> {}, lastKnownElr |-> {}]
 
 \* Every way of giving each broker its own disjoint set of log dirs.
 AllLayouts == {f \in [Brokers -> SUBSET DirIds] :
@@ -277,8 +299,12 @@ Eligible(p, b) == ~reg[b].fenced /\ ~CtrlOffline(b, part[p].dir[b])
 \* only member of an ISR (as if an ISR below min.insync.replicas could not be
 \* elected from, though that member holds every committed record), so a
 \* partition whose ISR shrank to one replica stays offline until an unclean
-\* election.
-Electable(p, b) == Eligible(p, b) /\ ~(BugNoElectSoleIsrMember /\ part[p].isr = {b})
+\* election.  BugElrElectOfflineDir: an ELR member is accepted once its broker is
+\* unfenced (ClusterControlManager.isActive), without LeaderAcceptor's check that
+\* its replica's dir is online.
+Electable(p, b) ==
+    /\ IF BugElrElectOfflineDir /\ b \in part[p].elr THEN ~reg[b].fenced ELSE Eligible(p, b)
+    /\ ~(BugNoElectSoleIsrMember /\ part[p].isr = {b})
 
 \* The controller accepts b into the ISR (AlterPartition: a fenced or shutting
 \* down broker is an INELIGIBLE_REPLICA, KIP-841).  BugIsrJoinFenced: the
@@ -291,15 +317,51 @@ Joinable(p, b) == IF BugIsrJoinFenced THEN ~CtrlOffline(b, part[p].dir[b]) ELSE 
 UnassignedOf(b) == {p \in Partitions : LiveReplicaOf(p, b)
                                         /\ part[p].dir[b] \in {UNASSIGNED, MIGRATING}}
 
+\* ---- eligible leader replicas (KIP-966, PartitionChangeBuilder) ----
+
+\* ReplicationControlManager.getTopicEffectiveMinIsr: min.insync.replicas, at
+\* most the number of replicas (of the record before the change).
+EffMinIsr(pr) == IF MinIsr < Cardinality(pr.replicas) THEN MinIsr ELSE Cardinality(pr.replicas)
+
+\* The ELR fields of the change old -> pr, whose ISR, leader and replicas are
+\* set; U: brokers that registered after an unclean shutdown
+\* (handleBrokerUncleanShutdown).  maybePopulateTargetElr: an ISR of at least
+\* min ISR members clears the ELR; below it, the ELR is the old ELR plus the old
+\* ISR, less the new ISR and U -- the replicas that left the ISR while it could
+\* not meet min ISR, each holding every record committed until then.
+\* maybeUpdateLastKnownLeader (useLastKnownLeaderInBalancedRecovery, on by
+\* default): when the ISR empties, LastKnownELR records the leader the partition
+\* had (the model elects in a step of its own, so the partition may already be
+\* leaderless then: Kafka writes NO_LEADER, the model none); it is cleared once
+\* the partition has a leader.  Without EnableElr the change is pr: the ISR
+\* keeps its last member instead (DropReplica).  BugElrKeptOnUncleanShutdown:
+\* U is not taken out.  BugElrKeptOnIsrRejoin: the ELR is only recomputed while
+\* the ISR is below min ISR, so a member that rejoins it stays in the ELR.
+WithElr(old, pr, U) ==
+    IF ~EnableElr THEN pr
+    ELSE LET gone == IF BugElrKeptOnUncleanShutdown THEN {} ELSE U
+             elr == IF Cardinality(pr.isr) >= EffMinIsr(old)
+                    THEN IF BugElrKeptOnIsrRejoin THEN pr.elr ELSE {}
+                    ELSE (pr.elr \cup old.isr) \ (pr.isr \cup gone)
+             lke == IF pr.isr = {} /\ old.isr # {}
+                    THEN IF old.leader = NONE THEN {} ELSE {old.leader}
+                    ELSE IF pr.leader # NONE THEN {} ELSE pr.lastKnownElr
+         IN [pr EXCEPT !.elr = elr, !.lastKnownElr = lke]
+
 \* Leader and ISR update when replica b of a partition goes offline (same as
 \* when b is fenced): leave the ISR unless it is the last member; lose leadership.
 \* PartitionChangeBuilder.build writes an empty target ISR only with eligible
-\* leader replicas (KIP-966), which the model leaves out.  BugWriteEmptyIsr: it
-\* writes it without them, so the last member leaves the ISR too.
-DropReplica(pr, b) ==
-    [pr EXCEPT !.isr = IF pr.isr = {b} /\ ~BugWriteEmptyIsr THEN pr.isr ELSE pr.isr \ {b},
-               !.leader = IF pr.leader = b THEN NONE ELSE pr.leader,
-               !.lepoch = IF pr.leader = b THEN pr.lepoch + 1 ELSE pr.lepoch]
+\* leader replicas (KIP-966, EnableElr): then the last member leaves too, into
+\* the ELR.  BugWriteEmptyIsr: it writes it without them.  U as for WithElr.
+DropReplicaOf(pr, b, U) ==
+    WithElr(pr,
+        [pr EXCEPT !.isr = IF pr.isr = {b} /\ ~BugWriteEmptyIsr /\ ~EnableElr
+                           THEN pr.isr ELSE pr.isr \ {b},
+                   !.leader = IF pr.leader = b THEN NONE ELSE pr.leader,
+                   !.lepoch = IF pr.leader = b THEN pr.lepoch + 1 ELSE pr.lepoch],
+        U)
+
+DropReplica(pr, b) == DropReplicaOf(pr, b, {})
 
 \* ---- partition changes of a reassignment (PartitionChangeBuilder.build) ----
 
@@ -351,8 +413,14 @@ Settle(old, pr) ==
     IF CanComplete(pr) /\ ~(BugCompleteOnlyOnStart /\ Reassigning(old))
     THEN WithLeader(old, Completed(pr)) ELSE {pr}
 
-FencePartitions(b) ==
-    [p \in Partitions |-> IF LiveReplicaOf(p, b) THEN DropReplica(part[p], b) ELSE part[p]]
+\* Fencing (U = {}), or a new registration after an unclean shutdown (U = {b}):
+\* every partition of which b is a replica, or an ELR member (the controller
+\* goes through its ISR and ELR indexes, brokersToIsrs and brokersToElrs).
+FencePartitionsOf(b, U) ==
+    [p \in Partitions |-> IF LiveReplicaOf(p, b) \/ (part[p].state = "live" /\ b \in part[p].elr)
+                          THEN DropReplicaOf(part[p], b, U) ELSE part[p]]
+
+FencePartitions(b) == FencePartitionsOf(b, {})
 
 \* Metadata propagation: every running broker hosting a partition whose record
 \* changed in this step has a new delta to apply.  Only valid once part' is set.
@@ -405,7 +473,7 @@ MigratedPartitions ==
     {pf \in [Partitions -> [state: {"live"}, replicas: SUBSET Brokers,
                             dir: {[b \in Brokers |-> MIGRATING]},
                             leader: Brokers, isr: SUBSET Brokers, lepoch: {0},
-                            adding: {{}}, removing: {{}}]] :
+                            adding: {{}}, removing: {{}}, elr: {{}}, lastKnownElr: {{}}]] :
         \A p \in Partitions : /\ Cardinality(pf[p].replicas) = ReplicationFactor
                               /\ pf[p].isr = pf[p].replicas
                               /\ pf[p].leader \in pf[p].replicas}
@@ -438,6 +506,7 @@ Init ==
     /\ unfencedWith = [b \in Brokers |-> {}]
     /\ reassignsLeft = MaxReassigns
     /\ recreatesLeft = MaxRecreates
+    /\ pausesLeft = MaxPauses
     /\ mvJbod = ~EnableMetadataVersion
     /\ stale = [b \in Brokers |-> [p \in Partitions |-> {}]]
 
@@ -471,7 +540,8 @@ PlacePartition(p) ==
             /\ part' = [part EXCEPT ![p] =
                           [state |-> "live", replicas |-> R,
                            dir |-> [b \in Brokers |-> IF b \in R THEN InitialDir(b) ELSE UNASSIGNED],
-                           leader |-> l, isr |-> isr, lepoch |-> 0, adding |-> {}, removing |-> {}]]
+                           leader |-> l, isr |-> isr, lepoch |-> 0, adding |-> {}, removing |-> {},
+                           elr |-> {}, lastKnownElr |-> {}]]
 
 CreatePartition(p) ==
     /\ part[p].state = "none"
@@ -484,7 +554,7 @@ CreatePartition(p) ==
 \* (ReplicationControlManager.replay(RemoveTopicRecord)); the model keeps the
 \* replicas of a deleted partition, for the brokers that still hold its logs.
 Deleted(pr) == [pr EXCEPT !.state = "deleted", !.leader = NONE, !.isr = {},
-                          !.adding = {}, !.removing = {}]
+                          !.adding = {}, !.removing = {}, !.elr = {}, !.lastKnownElr = {}]
 
 DeletePartition(p) ==
     /\ EnableDeletion
@@ -523,7 +593,38 @@ RecreatePartition(p) ==
     /\ recreatesLeft' = recreatesLeft - 1
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, inflight, hbPending, hbResp, reg,
-                   movesLeft, unfencedWith, reassignsLeft, mvJbod>>
+                   movesLeft, unfencedWith, reassignsLeft, mvJbod, pausesLeft>>
+
+\* Who may be elected (PartitionChangeBuilder.isValidNewLeader, electAnyLeader):
+\* an ISR member; with ELR, when the ISR is empty, an ELR member that is a replica
+\* (electAnyLeader goes through the replicas: a replica a reassignment removed may
+\* stay in the ELR, see ElrWithinReplicas); when both are
+\* empty, the last known leader (canElectLastKnownLeader: KIP-966's "balanced"
+\* unclean recovery, which the code runs even with unclean leader election off;
+\* the code elects it also when it is not an acceptable leader -- its check
+\* only logs -- the model asks it to be, as of any leader).
+\* BugElectLastKnownLeaderEarly: the last known leader is elected once the ISR
+\* is empty, while ELR members are left (the check that the ELR is empty is
+\* lost).  BugElectIgnoresElr: the election was not changed for ELR: it looks
+\* at the ISR only, so an ISR emptied into the ELR is never elected from.
+Candidates(pr) ==
+    IF BugElectOutsideIsr THEN pr.replicas
+    ELSE IF ~EnableElr \/ pr.isr # {} THEN pr.isr
+    ELSE IF pr.elr = {} THEN pr.lastKnownElr
+    ELSE IF BugElectIgnoresElr THEN {}
+    ELSE (pr.elr \cap pr.replicas) \cup (IF BugElectLastKnownLeaderEarly THEN pr.lastKnownElr ELSE {})
+
+\* The record once b is elected (PartitionChangeBuilder.tryElection): an ELR
+\* member becomes the ISR and leaves the ELR; a leader from outside both (an
+\* unclean election) is the ISR alone, the ELR fields cleared
+\* (maybeUpdateRecordElr); a leader clears LastKnownELR.
+Elected(pr, b) ==
+    IF ~EnableElr THEN [pr EXCEPT !.leader = b, !.lepoch = @ + 1]
+    ELSE IF b \in pr.isr THEN [pr EXCEPT !.leader = b, !.lepoch = @ + 1, !.lastKnownElr = {}]
+    ELSE IF b \in pr.elr
+    THEN [pr EXCEPT !.leader = b, !.lepoch = @ + 1, !.isr = {b}, !.elr = @ \ {b},
+                    !.lastKnownElr = {}]
+    ELSE [pr EXCEPT !.leader = b, !.lepoch = @ + 1, !.isr = {b}, !.elr = {}, !.lastKnownElr = {}]
 
 \* Leader election from the ISR (no unclean election): the candidate must be
 \* unfenced and its replica not offline ("Metadata caching").  BugElectOutsideIsr:
@@ -532,9 +633,9 @@ RecreatePartition(p) ==
 ElectLeader(p, b) ==
     /\ part[p].state = "live"
     /\ part[p].leader = NONE
-    /\ b \in (IF BugElectOutsideIsr THEN part[p].replicas ELSE part[p].isr)
+    /\ b \in Candidates(part[p])
     /\ Electable(p, b)
-    /\ part' = [part EXCEPT ![p].leader = b, ![p].lepoch = @ + 1]
+    /\ part' = [part EXCEPT ![p] = WithElr(part[p], Elected(part[p], b), {})]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
@@ -564,7 +665,8 @@ IsrExpand(p, b) ==
     /\ ~(b \in part[p].adding /\ (p \in dirty[b] \/ BugLeaderIgnoresAddedReplica))
     /\ LET l == part[p].leader
        IN alive[l] /\ logs[l][p].cur \cap online[l] # {}
-    /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) : part' = [part EXCEPT ![p] = r]
+    /\ \E r \in Settle(part[p], [part[p] EXCEPT !.isr = @ \cup {b}]) :
+          part' = [part EXCEPT ![p] = WithElr(part[p], r, {})]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
@@ -580,6 +682,23 @@ SessionExpire(b) ==
     /\ part' = FencePartitions(b)
     /\ dirty' = DirtyAfter
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
+                   movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft, pausesLeft>>
+
+\* A running broker's session expires too: a pause (GC, a stalled disk) or a
+\* network partition longer than broker.session.timeout.ms -- KIP-966's case
+\* for the ELR: the controller fences it as above (an ISR member leaves for the
+\* ELR), and the broker, the same incarnation, heartbeats again and is unfenced
+\* (BrokerLifecycleManager).  At most MaxPauses times; not fair.
+SessionPause(b) ==
+    /\ pausesLeft > 0
+    /\ alive[b] /\ ~zk[b]
+    /\ ~reg[b].fenced
+    /\ reg' = [reg EXCEPT ![b].fenced = TRUE]
+    /\ part' = FencePartitions(b)
+    /\ dirty' = DirtyAfter
+    /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
+    /\ pausesLeft' = pausesLeft - 1
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars,
                    movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft>>
 
@@ -757,12 +876,17 @@ BrokerApplyDelta(b, p) ==
 
 \* "Controller / Handling replica assignments": persist the assignment; if the
 \* dir is not one of the broker's online dirs (or is LOST_DIR) the replica is
-\* offline and leader and ISR are updated as for a failed dir.
+\* offline and leader and ISR are updated as for a failed dir.  Otherwise only
+\* the directory changes (and the ELR fields are worked out again, as for every
+\* change the controller builds: they stay).  BugElrDroppedOnAssign: the
+\* record that changes only a directory has no ELR fields, and applying it
+\* (PartitionRegistration.merge) takes an absent field for an empty one.
 ApplyAssignment(p, b, d) ==
     LET pr == [part[p] EXCEPT !.dir[b] = d]
     IN IF CtrlOffline(b, d) /\ ~BugIgnoreAssignIntoOfflineDir
        THEN DropReplica(pr, b)
-       ELSE pr
+       ELSE IF BugElrDroppedOnAssign THEN [pr EXCEPT !.elr = {}, !.lastKnownElr = {}]
+       ELSE WithElr(part[p], pr, {})
 
 \* The broker sends every queued assignment in one request (one in flight at a
 \* time; "queued and batched together") and the controller handles it.
@@ -837,7 +961,7 @@ AssignResponse(b) ==
           /\ rejected' = [rejected EXCEPT ![b] = @ \cup {p \in Partitions : r.res[p] = "unknown"}]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen,
-                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft>>
+                   hbPending, hbResp, ctrlVars, movesLeft, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft, pausesLeft>>
 
 -----------------------------------------------------------------------------
 (* Log directory failure, heartbeats, fencing                               *)
@@ -932,7 +1056,7 @@ Heartbeat(b) ==
                              ELSE unfencedWith
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen,
-                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft>>
+                   queue, inflight, hbPending, movesLeft, rejected, reassignsLeft, mvJbod, stale, recreatesLeft, pausesLeft>>
 
 \* The heartbeat response acknowledges the dirs that heartbeat carried, which
 \* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
@@ -1028,7 +1152,7 @@ StrayCheck(b, p) ==
 \* incarnation but leaves the partitions alone, waiting for a session timeout
 \* that never comes since the broker heartbeats again.
 StartBroker(b, on, isZk) ==
-    LET newPart == IF BugKeepLeaderOnReregister THEN part ELSE FencePartitions(b)
+    LET newPart == IF BugKeepLeaderOnReregister THEN part ELSE FencePartitionsOf(b, {b})
     IN
     /\ alive' = [alive EXCEPT ![b] = TRUE]
     /\ zk' = [zk EXCEPT ![b] = isZk]
@@ -1053,7 +1177,7 @@ StartBroker(b, on, isZk) ==
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
     /\ stale' = [stale EXCEPT ![b] = [p \in Partitions |->
                     IF LoadByName(b, p, on) THEN stale[b][p] ELSE stale[b][p] \ on]]
-    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft, mvJbod, recreatesLeft>>
+    /\ UNCHANGED <<dirsOf, movesLeft, rejected, reassignsLeft, mvJbod, recreatesLeft, pausesLeft>>
 
 \* Failed dirs may have been repaired (data intact) or still be failed.
 RestartDirs(b) == {o \in {online[b], dirsOf[b]} : o # {}}
@@ -1132,7 +1256,7 @@ MoveStart(b, p, d) ==
           /\ logs' = [logs EXCEPT ![b][p] = [L EXCEPT !.fut = d, !.phase = "copying"]]
     /\ movesLeft' = movesLeft - 1
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, dirty, seen, msgVars,
-                   ctrlVars, rejected, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft>>
+                   ctrlVars, rejected, unfencedWith, reassignsLeft, mvJbod, stale, recreatesLeft, pausesLeft>>
 
 \* The future replica first catches up: instead of promoting it, the broker
 \* queues the assignment to its dir and keeps copying (ReplicaAlterLogDirsThread:
@@ -1192,12 +1316,12 @@ ReassignStart(p, T) ==
            pr == [old EXCEPT !.replicas = T \cup R, !.adding = T \ R, !.removing = R \ T,
                              !.dir = [x \in Brokers |-> IF x \in T \ R THEN InitialDir(x)
                                                        ELSE old.dir[x]]]
-       IN \E r \in Settle(old, pr) : part' = [part EXCEPT ![p] = r]
+       IN \E r \in Settle(old, pr) : part' = [part EXCEPT ![p] = WithElr(old, r, {})]
     /\ seen' = [x \in Brokers |-> IF x \in T \ part[p].replicas THEN seen[x] \ {p} ELSE seen[x]]
     /\ reassignsLeft' = reassignsLeft - 1
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, msgVars, reg,
-                   movesLeft, rejected, unfencedWith, mvJbod, stale, recreatesLeft>>
+                   movesLeft, rejected, unfencedWith, mvJbod, stale, recreatesLeft, pausesLeft>>
 
 \* AlterPartitionReassignments with no target: cancel (PartitionReassignmentRevert,
 \* ReplicationControlManager.cancelPartitionReassignment).  The adding replicas
@@ -1215,7 +1339,7 @@ ReassignCancel(p) ==
                              !.dir = [x \in Brokers |-> IF x \in orig THEN old.dir[x] ELSE UNASSIGNED],
                              !.adding = {}, !.removing = {}]
        IN /\ pr.isr # {}
-          /\ \E r \in WithLeader(old, pr) : part' = [part EXCEPT ![p] = r]
+          /\ \E r \in WithLeader(old, pr) : part' = [part EXCEPT ![p] = WithElr(old, r, {})]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
@@ -1233,7 +1357,7 @@ UpgradeMetadataVersion ==
     /\ EnableMetadataVersion
     /\ ~mvJbod
     /\ mvJbod' = TRUE
-    /\ UNCHANGED <<brokerVars, msgVars, ctrlVars, movesLeft, rejected, unfencedWith, reassignsLeft, recreatesLeft>>
+    /\ UNCHANGED <<brokerVars, msgVars, ctrlVars, movesLeft, rejected, unfencedWith, reassignsLeft, recreatesLeft, pausesLeft>>
 
 \* BrokerRegistrationTracker (KAFKA-16162): a running broker whose image shows
 \* IBP_3_7_IV2 while its registration lists no dirs sends its registration
@@ -1288,6 +1412,7 @@ Next ==
           \/ HeartbeatResponse(b)
           \/ DirFailureTimeout(b)
           \/ SessionExpire(b)
+          \/ SessionPause(b)
           \/ Crash(b)
           \/ Restart(b)
           \/ RestartIntoKRaft(b)

@@ -40,19 +40,25 @@ def test_every_property_has_a_variant_that_violates_it():
     reassign = checked_properties("KIP858_a_small_reassign.cfg") - checked
     mv = checked_properties("KIP858_a_small_mv_rf2_failures.cfg") - checked
     recreate = checked_properties("KIP858_a_small_recreate_failures.cfg") - checked
+    # the eligible leader replica ones four more, and they do not check IsrNeverEmpty
+    elr = checked_properties("KIP858_a_small_elr_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 17 and len(live) == 14
+    assert len(checked) == 17 and len(live) == 15
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
     assert recreate == {"OldIncarnationNeverLoaded", "NoStaleLogsWhenQuiet"}
+    assert elr == {"IsrElrDisjoint", "ElrMembersCaughtUp", "ElrNeverSilentlyDropped",
+                   "ElectionFromIsrOrElr"}
+    assert checked - checked_properties("KIP858_a_small_elr_failures.cfg") == {"IsrNeverEmpty"}
     violated = {e.property for e in ENTRIES if e.verdict != "ok" and e.name not in FINDINGS}
-    assert (checked | reassign | mv | recreate) - {"TypeOK"} <= violated
+    assert (checked | reassign | mv | recreate | elr) - {"TypeOK"} <= violated
     assert live <= violated
 
 
 # correct configurations on which a property fails: what the model found in the KIP text
-FINDINGS = {"KIP858_finding_mv_preselected_dir": "LeaderHostsLog"}
+FINDINGS = {"KIP858_finding_mv_preselected_dir": "LeaderHostsLog",
+            "KIP858_finding_elr_reassign_removed_replica": "ElrWithinReplicas"}
 
 
 def test_correct_configurations_switch_no_bug_on_and_variants_exactly_one():
@@ -72,12 +78,13 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     # revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 15
+    assert len(variants) == 16
     for e in variants:
         (bug,) = bugs_on(e)
         c = constants(e)
         rev = c["Revision"].strip('"')
-        ok = by_name[f"KIP858_{rev}_live" + ("_rpc" if c["EnableRpcErrors"] == "TRUE"
+        ok = by_name[f"KIP858_{rev}_live" + ("_elr" if c["EnableElr"] == "TRUE"
+                                             else "_rpc" if c["EnableRpcErrors"] == "TRUE"
                                              else "_mv" if c["EnableMetadataVersion"] == "TRUE"
                                              else "_restart" if c["EnableRestart"] == "TRUE"
                                              else "_recreate" if c["EnableRecreate"] == "TRUE"
@@ -108,8 +115,10 @@ def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, p
 
 def test_live_configurations_check_every_liveness_property():
     # `live` and `live_rpc` are where every liveness property is known to hold (but the one of
-    # the metadata.version upgrade, checked by `live_mv`: it needs EnableMetadataVersion)
-    live = [p for p in re.findall(r"^(\w+Live) ==", PROPS, re.M) if p != "MigratingDirResolvedLive"]
+    # the metadata.version upgrade, checked by `live_mv`: it needs EnableMetadataVersion, and the
+    # one of eligible leader replicas, checked by `live_elr`: it needs EnableElr)
+    live = [p for p in re.findall(r"^(\w+Live) ==", PROPS, re.M)
+            if p not in ("MigratingDirResolvedLive", "ElrLeaderElectedLive")]
     for e in ENTRIES:
         if re.fullmatch(r"KIP858_[abc]_live(_rpc)?", e.name):
             listed = re.findall(r"^    (\w+Live)$", e.config_path.read_text(), re.M)
@@ -212,7 +221,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 42
+    assert len(pairs) == 49
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -442,3 +451,105 @@ def test_a_recreated_topic_is_never_hosted_where_the_old_one_went_offline_by_nam
     # kipcheck's lasso: 11 states, the last stuttering for ever (TLC's has 11 too)
     assert (o.trace_length, o.loop, o.loop_step) == (11, 10, None)
 
+
+
+ELR_SWITCHES = ("EnableElr", "BugElrDroppedOnAssign", "BugElrKeptOnUncleanShutdown",
+                "BugElectLastKnownLeaderEarly", "BugElrKeptOnIsrRejoin", "BugElrElectOfflineDir",
+                "BugElectIgnoresElr")
+
+ELR_VARIANTS = {
+    # name: (bug switch, violated property, verdict, the correct configuration it extends,
+    #        TLC's trace length)
+    "KIP858_bug_elr_dropped_on_assign": ("BugElrDroppedOnAssign", "ElrNeverSilentlyDropped",
+                                         "property", "KIP858_a_small_elr_failures", 9),
+    "KIP858_bug_elr_kept_on_unclean_shutdown": ("BugElrKeptOnUncleanShutdown",
+                                                "ElrMembersCaughtUp", "property",
+                                                "KIP858_a_small_elr_restart", 5),
+    "KIP858_bug_elect_last_known_leader_early": ("BugElectLastKnownLeaderEarly",
+                                                 "ElectionFromIsrOrElr", "property",
+                                                 "KIP858_a_small_elr_restart", 12),
+    "KIP858_bug_elr_kept_on_isr_rejoin": ("BugElrKeptOnIsrRejoin", "IsrElrDisjoint", "invariant",
+                                          "KIP858_a_small_elr_pause", 12),
+    "KIP858_bug_elr_elect_offline_dir": ("BugElrElectOfflineDir", "NoLeaderOnOfflineDir",
+                                         "invariant", "KIP858_a_small_elr_failures", 9),
+}
+
+
+def test_eligible_leader_replicas_are_off_in_every_configuration_that_does_not_name_them():
+    # the configurations older than ELR keep their figures: no ELR, no running broker's session
+    # expires, min.insync.replicas is 1; the ELR ones have min.insync.replicas 2 (with RF 2)
+    for e in ENTRIES:
+        c = constants(e)
+        on = {k for k in ELR_SWITCHES if c[k] == "TRUE"}
+        if "elr" in e.name or e.name in ELR_VARIANTS:
+            assert "EnableElr" in on and c["MinIsr"] == "2" == c["ReplicationFactor"], e.name
+        else:
+            assert on == set() and (c["MinIsr"], c["MaxPauses"]) == ("1", "0"), e.name
+
+
+def test_the_constants_of_eligible_leader_replicas_follow_the_last_older_constant():
+    # one block, in the same place in every configuration (merges stay line-local)
+    block = ["EnableElr", "MinIsr", "MaxPauses", "BugElrDroppedOnAssign",
+             "BugElrKeptOnUncleanShutdown", "BugElectLastKnownLeaderEarly",
+             "BugElrKeptOnIsrRejoin", "BugElrElectOfflineDir", "BugElectIgnoresElr"]
+    for e in ENTRIES:
+        names = list(constants(e))
+        i = names.index("EnableElr")
+        assert names[i:] == block, e.name
+
+
+@pytest.mark.parametrize("name", sorted(ELR_VARIANTS))
+def test_each_eligible_leader_replica_bug_is_found_by_its_property(name):
+    bug, prop, verdict, base, length = ELR_VARIANTS[name]
+    entry = next(e for e in ENTRIES if e.name == name)
+    by_name = {e.name: e for e in ENTRIES}
+    assert constants(entry) == dict(constants(by_name[base]), **{bug: "TRUE"})
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code, o.trace_length) == (
+        verdict, prop, 12 if verdict == "invariant" else 13, length)
+
+
+def test_a_broker_back_from_an_unclean_shutdown_stays_an_elr_member_with_the_bug():
+    # p1 is created on {b1, b2} while b2 is fenced (ISR {b1}); b1 crashes and registers again:
+    # its new incarnation leaves the ISR (now empty) and, with the bug, enters the ELR
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_elr_kept_on_unclean_shutdown")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "Crash(b1)", "Restart(b1)"]
+    assert "isr |-> {}, lepoch |-> 1, adding |-> {}, removing |-> {}, elr |-> {b1}" in repr(
+        o.trace[-1].state)
+
+
+def test_the_last_known_leader_is_elected_over_an_elr_member_with_the_bug():
+    # b1 (fenced, crashed) leaves the ISR for the ELR; b2, the leader, crashes and registers
+    # again: the ISR empties, b2 is the last known leader; unfenced, it is elected although b1,
+    # which holds every committed record, is in the ELR
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_elect_last_known_leader_early")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert [s.name for s in o.trace][6:] == ["SessionExpire", "AssignSend", "Crash", "Restart",
+                                             "Heartbeat", "ElectLeader"]
+    assert o.trace[-1].action == "ElectLeader(p1, b2)"
+
+
+def test_a_partition_whose_isr_emptied_into_the_elr_stays_offline_when_the_election_ignores_it():
+    entry = next(e for e in ENTRIES if e.name == "KIP858_live_bug_elect_ignores_elr")
+    assert bugs_on(entry) == {"BugElectIgnoresElr"}
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "ElrLeaderElectedLive", 13)
+    assert "SessionPause" in [s.name for s in o.trace]
+    # the same configuration without the bug: the ELR member is elected
+    ok = next(e for e in ENTRIES if e.name == "KIP858_a_live_elr")
+    assert constants(entry) == dict(constants(ok), BugElectIgnoresElr="TRUE")
+
+
+def test_a_reassignment_below_min_isr_leaves_the_removed_replica_in_the_elr():
+    # a finding of Kafka's code (KIP-966 says nothing of reassignments): removing one of two
+    # replicas leaves an ISR of one, below min.insync.replicas 2 as worked out from the record
+    # before the change, and the replica removed goes into the ELR
+    entry = next(e for e in ENTRIES if e.name == "KIP858_finding_elr_reassign_removed_replica")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code, o.trace_length) == (
+        "invariant", "ElrWithinReplicas", 12, 5)
+    assert [s.name for s in o.trace][-2:] == ["CreatePartition", "ReassignStart"]
+    by_name = {e.name: e for e in ENTRIES}
+    assert constants(entry) == constants(by_name["KIP858_a_small_elr_reassign"])

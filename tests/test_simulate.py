@@ -48,6 +48,9 @@ BUG_SEEDS = {
     "KIP858_finding_mv_preselected_dir": 1, "KIP858_bug_load_log_by_name": 1,
     "KIP858_bug_stray_check_only_at_startup": 1, "KIP858_bug_write_empty_isr": 0,
     "KIP858_bug_reassign_missing_partition": 0,
+    "KIP858_bug_elr_kept_on_unclean_shutdown": 0, "KIP858_finding_elr_reassign_removed_replica": 0,
+    "KIP858_bug_elr_dropped_on_assign": 3, "KIP858_bug_elr_kept_on_isr_rejoin": 4,
+    "KIP858_bug_elect_last_known_leader_early": 3,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:
@@ -56,8 +59,10 @@ RARE_BUGS = {"KIP858_bug_resume_accepted_move": (14, 6000),
              # the metadata's d2 applied, then the correction to d1 accepted, before the promotion
              "KIP858_bug_code_ignore_future_dir": (12, 3000)}
 # Bugs that random behaviours did not meet (seeds 0-2 at depth 12, 20,000 behaviours each): a
-# follower's dir must fail in the few steps between its unfencing and its heartbeat reporting it.
-UNMET_BUGS = {"KIP858_bug_isr_join_without_fetch"}
+# follower's dir must fail in the few steps between its unfencing and its heartbeat reporting it;
+# (seeds 0-11, 300 behaviours of 25 steps) a dir must fail between the placement of a replica and
+# the acceptance of its assignment, and be reported before the other replica's is accepted.
+UNMET_BUGS = {"KIP858_bug_isr_join_without_fetch", "KIP858_bug_elr_elect_offline_dir"}
 SHORT_BUGS = [e for e in MANIFEST.entries if e.verdict != "ok" and not e.liveness
               and e.trace_length is not None and e.trace_length <= 13  # <= 12 steps
               and e.name not in UNMET_BUGS]

@@ -17,8 +17,8 @@ from .engine import checkpoint as checkpoints
 from .engine.checkpoint import DEFAULT_MINUTES, CheckpointError, Plan
 from .engine.explore import cut_at
 from .engine.fingerprints import state_fingerprint
-from .engine.witnesses import Witnesses
 from .engine.frontier import DEFAULT_LIMIT as DEFAULT_FRONTIER
+from .engine.witnesses import Witnesses
 from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span

@@ -18,11 +18,12 @@ text and stops at its first violation. Its fate: `killed` (a property, a deadloc
 failed), `survived` (the search ended without a violation), `invalid` (the mutant does not
 parse or compile, or an evaluation error stopped it), `undecided` (it reached --max-states),
 `equivalent` (listed, with a reason, in `<cfg stem>.equivalent.txt` next to the .cfg; not
-checked). A mutant that only takes behaviours away passes every safety property vacuously:
-*witnesses* (state predicates listed in `<spec stem>.witnesses.txt` or `<cfg stem>.witnesses.txt`,
-or given by --witness) catch it. A mutant that passes every property but leaves a witness
-unreached that the original reaches under the .cfg is killed by that witness. A mutant's id, `Action:kind@line:col`, counts the line from the line where the
-operator's definition starts, so edits elsewhere in the file leave ids alone.
+checked). A mutant that only takes behaviours away passes every safety property vacuously;
+*witnesses* catch it: state predicates listed in `<spec stem>.witnesses.txt` or
+`<cfg stem>.witnesses.txt`, or given by --witness. A mutant that passes every property but
+leaves unreached a witness the original reaches under the .cfg is killed by that witness.
+A mutant's id, `Action:kind@line:col`, counts the line from the line where the operator's
+definition starts, so edits elsewhere in the file leave ids alone.
 """
 from __future__ import annotations
 

@@ -173,16 +173,8 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
         row["checks"] = [{"config": n, **{k: r.get(k) for k in (
             "verdict", "property", "distinct_states", "trace_length", "message")}}
             for n, r in checks]
-        last_name, last = checks[-1]
-        fate, prop = M._fate(last)
-        witness = next(((n, r) for n, r in checks if r["verdict"] == "witness"), None)
-        if last["verdict"] == "witness" or fate in ("survived", "undecided") and witness:
-            (last_name, last), fate = witness, "killed"
-            prop = last["property"]
-        if fate == "survived" and any(M._fate(r)[0] == "undecided" for _, r in checks):
-            fate = "undecided"
-        row.update(fate=fate, property=prop, by=last_name if fate in ("killed", "invalid")
-                   else None, by_witness=fate == "killed" and last["verdict"] == "witness")
+        fate, prop, by, by_witness = suite_fate(checks)
+        row.update(fate=fate, property=prop, by=by, by_witness=by_witness)
     configs = []
     for e in entries:
         i = info[e.name]
@@ -211,6 +203,22 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
             "seconds": round(time.perf_counter() - started)}
 
 
+def suite_fate(checks: list) -> tuple:
+    """(fate, property, configuration, by a witness?) of a mutant from its checks
+    [(configuration, result)] in suite order: the last one's when a property killed it (or it
+    was invalid), else the first witness kill, else survived or undecided."""
+    last_name, last = checks[-1]
+    fate, prop = M._fate(last)
+    witness = next(((n, r) for n, r in checks if r["verdict"] == "witness"), None)
+    if last["verdict"] == "witness" or fate in ("survived", "undecided") and witness:
+        (last_name, last), fate = witness, "killed"
+        prop = last["property"]
+    if fate == "survived" and any(M._fate(r)[0] == "undecided" for _, r in checks):
+        fate = "undecided"
+    return (fate, prop, last_name if fate in ("killed", "invalid") else None,
+            fate == "killed" and last["verdict"] == "witness")
+
+
 def _echoing(results, ids, echo, cache, save):
     for i, r in enumerate(results):
         for _, check, key in r:
@@ -218,8 +226,9 @@ def _echoing(results, ids, echo, cache, save):
         if save is not None:
             save()
         if echo is not None:
-            name, last = r[-1][:2]
-            echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {M._fate(last)[0]} ({name})")
+            fate, prop, by, by_witness = suite_fate([c[:2] for c in r])
+            how = f" by witness {prop}" if by_witness else ""
+            echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {fate}{how} ({by or r[-1][0]})")
         yield r
 
 

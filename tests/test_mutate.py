@@ -382,3 +382,24 @@ def test_a_switch_under_a_let_turns_its_action_off():
     mutants, disabled = M.derive(load_spec(entry.spec_path, entry.config_path, entry.lib_paths))
     assert disabled["ClientRead"] == "EnableConsumer = FALSE"
     assert not any(m.action == "ClientRead" for m in mutants)
+
+
+def test_the_suite_fate_of_bench_mutants_prefers_a_property_kill_to_a_witness_kill():
+    import importlib.util
+
+    where = Path(__file__).resolve().parent.parent / "bench" / "mutants.py"
+    spec = importlib.util.spec_from_file_location("bench_mutants", where)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ok = {"verdict": "ok"}
+    witness = {"verdict": "witness", "property": "SomeTopicDeleted"}
+    killed = {"verdict": "invariant", "property": "TypeOK"}
+    budget = {"verdict": "budget"}
+    # a witness kill, then a property kill further on: killed by the property
+    assert bench.suite_fate([("s1", witness), ("s2", ok), ("s3", killed)]) == (
+        "killed", "TypeOK", "s3", False)
+    # no property kill: killed by the first witness, even past an undecided check
+    assert bench.suite_fate([("s1", ok), ("s2", witness), ("s3", budget)]) == (
+        "killed", "SomeTopicDeleted", "s2", True)
+    assert bench.suite_fate([("s1", ok), ("s2", budget)]) == ("undecided", None, None, False)
+    assert bench.suite_fate([("s1", ok)]) == ("survived", None, None, False)

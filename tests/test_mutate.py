@@ -184,6 +184,8 @@ def test_an_unknown_action_is_a_usage_error():
 
 def test_two_workers_give_the_same_report():
     assert counter_report(workers=2).document() == counter_report().document()
+    assert counter_report(workers=2, witnesses=("Toggled",)).document() == \
+        counter_report(witnesses=("Toggled",)).document()
 
 
 def test_ids_do_not_move_when_other_parts_of_the_file_change(tmp_path):

@@ -231,6 +231,12 @@ NoReassignmentWithoutPartition ==
     \A p \in Partitions :
         part[p].state # "live" => part[p].adding = {} /\ part[p].removing = {}
 
+(* Only a topic the controller has is deleted (DeleteTopics of an unknown     *)
+(* topic answers UNKNOWN_TOPIC_OR_PARTITION): a deleted partition was created *)
+(* and keeps the replicas it had.                                           *)
+NoDeletionWithoutPartition ==
+    \A p \in Partitions : part[p].state = "deleted" => part[p].replicas # {}
+
 (* A broker that has applied the move of a partition away from it keeps no    *)
 (* assignment of it queued (AssignmentsManager: Assignment.valid, "Check if    *)
 (* this broker is still a replica"), so a stale directory of the replica that *)

@@ -136,7 +136,8 @@ CONSTANTS
     MaxRecreates,       \* total number of re-creations
     BugOfflinePartitionByName,  \* KAFKA-16157: an old incarnation offline blocks the new one
     BugLoadLogByName,           \* at startup a log is matched to its partition by name only
-    BugStrayCheckOnlyAtStartup  \* a running broker keeps an old incarnation's log on a live dir
+    BugStrayCheckOnlyAtStartup, \* a running broker keeps an old incarnation's log on a live dir
+    BugDeleteMissingTopic       \* a deletion of a topic the controller does not have is accepted
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -178,6 +179,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugStrayCheckOnlyAtStartup} : flag \in BOOLEAN
        /\ EnableRecreate => EnableDeletion
        /\ MaxRecreates \in Nat
+       /\ BugDeleteMissingTopic \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -483,12 +485,16 @@ CreatePartition(p) ==
 \* partition's record, a reassignment in progress with it
 \* (ReplicationControlManager.replay(RemoveTopicRecord)); the model keeps the
 \* replicas of a deleted partition, for the brokers that still hold its logs.
+\* A topic the controller has no record of is refused (DeleteTopics answers
+\* UNKNOWN_TOPIC_OR_PARTITION, ReplicationControlManager.deleteTopics);
+\* BugDeleteMissingTopic: the check is lost, and the name is deleted before it
+\* was ever created.
 Deleted(pr) == [pr EXCEPT !.state = "deleted", !.leader = NONE, !.isr = {},
                           !.adding = {}, !.removing = {}]
 
 DeletePartition(p) ==
     /\ EnableDeletion
-    /\ part[p].state = "live"
+    /\ part[p].state = "live" \/ BugDeleteMissingTopic
     /\ part' = [part EXCEPT ![p] = Deleted(part[p])]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>

@@ -41,7 +41,7 @@ def test_every_property_has_a_variant_that_violates_it():
     mv = checked_properties("KIP858_a_small_mv_rf2_failures.cfg") - checked
     recreate = checked_properties("KIP858_a_small_recreate_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 17 and len(live) == 14
+    assert len(checked) == 18 and len(live) == 14
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
@@ -194,6 +194,17 @@ def test_an_isr_emptied_of_its_last_member_is_an_invariant_violation():
     # the partition is still there, offline, with no member left to elect
     assert ('p1 :> [state |-> "live", replicas |-> {b1}, dir |-> (b1 :> UNASSIGNED @@ b2 :> '
             'UNASSIGNED), leader |-> NONE, isr |-> {}') in repr(o.trace[-1].state)
+
+
+def test_a_deletion_of_a_topic_never_created_is_found_by_its_property():
+    # the first step deletes p1, which was never created: the controller has no record of it
+    # and should answer UNKNOWN_TOPIC_OR_PARTITION; the name can then never be created
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_delete_missing_topic")
+    assert bugs_on(entry) == {"BugDeleteMissingTopic"} and constants(entry)["Revision"] == '"b"'
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "NoDeletionWithoutPartition", 12)
+    assert [s.action for s in o.trace][1:] == ["DeletePartition(p1)"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (2, 2, 2)
 
 
 def test_both_revisions_are_checked_on_the_same_configurations():

@@ -47,7 +47,7 @@ BUG_SEEDS = {
     "KIP858_bug_empty_dir_list_offline": 0, "KIP858_bug_multi_dir_below_jbod_version": 0,
     "KIP858_finding_mv_preselected_dir": 1, "KIP858_bug_load_log_by_name": 1,
     "KIP858_bug_stray_check_only_at_startup": 1, "KIP858_bug_write_empty_isr": 0,
-    "KIP858_bug_reassign_missing_partition": 0,
+    "KIP858_bug_reassign_missing_partition": 0, "KIP858_bug_delete_missing_topic": 0,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:

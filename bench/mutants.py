@@ -20,6 +20,10 @@ testing, a mutant is killed when some test -- here some configuration -- fails o
 - survived: every configuration that checked it passed; undecided when one of them reached
   the state budget instead (--budget times its original's distinct states, plus 10,000;
   `kipcheck mutate`'s default is ten times: a suite of configurations can afford less);
+- killed by a witness: no configuration killed it (nor found it invalid), but under one of
+  them it passed every property without reaching a witness the original reaches there (the
+  witnesses of `<spec stem>.witnesses.txt` and `<cfg stem>.witnesses.txt`); the suite goes on
+  after such a kill, so the rate without witnesses is exact too;
 - equivalent: every configuration that derives it lists it in its equivalents file
   (`<cfg stem>.equivalent.txt`, or the spec's `<spec stem>.equivalent.txt` for every
   configuration of the spec), with the reason; it is not checked.
@@ -73,7 +77,7 @@ def split(entries: list, max_states: int | None) -> tuple[list, list]:
             [e for e in entries if (e.distinct_states or 0) > max_states])
 
 
-def derive_all(entries: list) -> tuple[dict, dict, dict]:
+def derive_all(entries: list, witnesses: bool = True) -> tuple[dict, dict, dict]:
     """mutant id -> Mutant (as first derived); id -> the configurations deriving it, in order;
     configuration -> (its equivalents, its original's result)."""
     mutants: dict[str, M.Mutant] = {}
@@ -83,13 +87,18 @@ def derive_all(entries: list) -> tuple[dict, dict, dict]:
         loaded = load_spec(str(e.spec_path), str(e.config_path), e.lib_paths)
         derived, disabled = M.derive(loaded)
         equivalents = M.default_equivalents(e.config_path, e.spec_path)
+        wanted = tuple(M.default_witnesses(e.config_path, e.spec_path)) if witnesses else ()
         original = M._check_one((str(e.spec_path), str(e.config_path), e.lib_paths, (), None,
-                                 None, None))
+                                 None, None, wanted))
+        reached = tuple(n for n in wanted if original["witnesses"].get(n) is not None)
+        if original["verdict"] == "witness":  # a listed witness this .cfg does not reach
+            original["verdict"] = "ok"
         if original["verdict"] != "ok":
             raise SystemExit(f"{e.name}: the original does not pass ({original['verdict']})")
         text = dict(loaded.modules.sources)
         info[e.name] = {"entry": e, "equivalents": equivalents, "original": original,
-                        "derived": len(derived), "disabled": disabled, "text": text}
+                        "derived": len(derived), "disabled": disabled, "text": text,
+                        "witnesses": reached}
         for m in derived:
             if m.id in mutants:
                 assert mutants[m.id].change == m.change, m.id
@@ -100,33 +109,37 @@ def derive_all(entries: list) -> tuple[dict, dict, dict]:
 
 
 def _suite(job: tuple) -> list[tuple[str, dict, str]]:
-    """Check one mutant under its configurations in order until one kills it (or it is
-    invalid there); (configuration, result, cache key) of each check made."""
+    """Check one mutant under its configurations in order until a property kills it (or it is
+    invalid there): a witness kill goes on, to tell whether a property kills it too;
+    (configuration, result, cache key) of each check made."""
     out = []
-    for name, spec, config, lib, texts, max_states, key, known in job:
-        r = known or M._check_one((spec, config, lib, (), None, texts, max_states))
+    for name, spec, config, lib, texts, max_states, witnesses, key, known in job:
+        r = known or M._check_one((spec, config, lib, (), None, texts, max_states, witnesses))
         out.append((name, r, key))
-        if M._fate(r)[0] in ("killed", "invalid"):
+        if M._fate(r)[0] in ("killed", "invalid") and r["verdict"] != "witness":
             break
     return out
 
 
-def _key(config_text: str, texts: dict, mutated: dict, max_states: int) -> str:
+def _key(config_text: str, texts: dict, mutated: dict, max_states: int,
+         witnesses: tuple = ()) -> str:
     """What a check depends on: the .cfg, every module's text with the mutant's edit, the
-    budget."""
+    budget, the witnesses."""
     h = hashlib.sha256(config_text.encode())
     for f in sorted(texts):
         h.update(f.encode() + b"\0" + mutated.get(f, texts[f]).encode() + b"\0")
     h.update(str(max_states).encode())
+    if witnesses:
+        h.update(("\0".join(witnesses)).encode())
     return h.hexdigest()
 
 
 def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | None = None,
-              save=None, max_config_states: int | None = None) -> dict:
+              save=None, max_config_states: int | None = None, witnesses: bool = True) -> dict:
     cache = {} if cache is None else cache
     entries, left_out = split(configurations(MODELS[model]), max_config_states)
     started = time.perf_counter()
-    mutants, where, info = derive_all(entries)
+    mutants, where, info = derive_all(entries, witnesses)
     jobs, ids, rows = [], [], {}
     for mid, m in sorted(mutants.items(), key=lambda kv: (kv[1].file, kv[1].start, kv[0])):
         checked = [n for n in where[mid] if mid not in info[n]["equivalents"]]
@@ -144,8 +157,9 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
             mutated = {m.file: text[:m.start] + m.new + text[m.end:]}
             limit = budget * i["original"]["distinct_states"] + 10_000
             job.append((n, str(e.spec_path), str(e.config_path), e.lib_paths, mutated, limit,
+                        i["witnesses"],
                         _key(e.config_path.read_text(encoding="utf-8"), i["text"], mutated,
-                             limit)))
+                             limit, i["witnesses"])))
         jobs.append([j + (cache.get(j[-1]),) for j in job])
         ids.append(mid)
     if workers > 1 and len(jobs) > 1:
@@ -159,12 +173,8 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
         row["checks"] = [{"config": n, **{k: r.get(k) for k in (
             "verdict", "property", "distinct_states", "trace_length", "message")}}
             for n, r in checks]
-        last_name, last = checks[-1]
-        fate, prop = M._fate(last)
-        if fate == "survived" and any(M._fate(r)[0] == "undecided" for _, r in checks):
-            fate = "undecided"
-        row.update(fate=fate, property=prop, by=last_name if fate in ("killed", "invalid")
-                   else None)
+        fate, prop, by, by_witness = suite_fate(checks)
+        row.update(fate=fate, property=prop, by=by, by_witness=by_witness)
     configs = []
     for e in entries:
         i = info[e.name]
@@ -177,16 +187,36 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
                            if c["config"] == e.name),
             "killed": sum(1 for r in rows.values() if r.get("by") == e.name
                           and r["fate"] == "killed"),
+            "witnesses": list(i["witnesses"]),
         })
     totals = {f: sum(1 for r in rows.values() if r["fate"] == f) for f in M.FATES}
     totals["mutants"] = len(rows)
     live = totals["mutants"] - totals["equivalent"]
+    totals["killed_by_witness"] = sum(1 for r in rows.values() if r.get("by_witness"))
     totals["kill_rate"] = round(100 * totals["killed"] / live, 1) if live else None
+    totals["kill_rate_without_witnesses"] = round(
+        100 * (totals["killed"] - totals["killed_by_witness"]) / live, 1) if live else None
     return {"model": model, "spec": entries[0].spec if entries else None, "configs": configs,
             "left_out": [{"config": e.name, "distinct_states": e.distinct_states}
                          for e in left_out],
             "mutants": list(rows.values()), "totals": totals,
             "seconds": round(time.perf_counter() - started)}
+
+
+def suite_fate(checks: list) -> tuple:
+    """(fate, property, configuration, by a witness?) of a mutant from its checks
+    [(configuration, result)] in suite order: the last one's when a property killed it (or it
+    was invalid), else the first witness kill, else survived or undecided."""
+    last_name, last = checks[-1]
+    fate, prop = M._fate(last)
+    witness = next(((n, r) for n, r in checks if r["verdict"] == "witness"), None)
+    if last["verdict"] == "witness" or fate in ("survived", "undecided") and witness:
+        (last_name, last), fate = witness, "killed"
+        prop = last["property"]
+    if fate == "survived" and any(M._fate(r)[0] == "undecided" for _, r in checks):
+        fate = "undecided"
+    return (fate, prop, last_name if fate in ("killed", "invalid") else None,
+            fate == "killed" and last["verdict"] == "witness")
 
 
 def _echoing(results, ids, echo, cache, save):
@@ -196,8 +226,9 @@ def _echoing(results, ids, echo, cache, save):
         if save is not None:
             save()
         if echo is not None:
-            name, last = r[-1][:2]
-            echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {M._fate(last)[0]} ({name})")
+            fate, prop, by, by_witness = suite_fate([c[:2] for c in r])
+            how = f" by witness {prop}" if by_witness else ""
+            echo(f"[{i + 1}/{len(ids)}] {ids[i]}: {fate}{how} ({by or r[-1][0]})")
         yield r
 
 
@@ -212,14 +243,24 @@ def markdown(result: dict) -> str:
                      f"{c['equivalent']} | {c['checked']} | {c['killed']} |")
     for c in result["left_out"]:
         lines.append(f"| {c['config']} | {c['distinct_states']:,} | not run | | | |")
-    lines += ["", f"Mutants: {t['mutants']}: {t['killed']} killed, {t['survived']} survived, "
+    by_w = t.get("killed_by_witness", 0)
+    lines += ["", f"Mutants: {t['mutants']}: {t['killed']} killed"
+              + (f" ({by_w} by a witness)" if by_w else "")
+              + f", {t['survived']} survived, "
               f"{t['invalid']} invalid, {t['undecided']} undecided, {t['equivalent']} "
               f"equivalent; killed {t['kill_rate']} % of the {t['mutants'] - t['equivalent']} "
-              f"non-equivalent mutants.", ""]
+              f"non-equivalent mutants"
+              + (f" ({t['kill_rate_without_witnesses']} % without the witnesses)" if by_w
+                 else "") + ".", ""]
+    witnessed = sorted({w for c in result["configs"] for w in c.get("witnesses", ())})
+    if witnessed:
+        lines += ["Witnesses (reached by the original under some configuration): "
+                  + ", ".join(witnessed) + ".", ""]
     by_prop: dict[str, int] = {}
     for r in result["mutants"]:
         if r["fate"] == "killed":
-            by_prop[r["property"]] = by_prop.get(r["property"], 0) + 1
+            p = f"witness {r['property']}" if r.get("by_witness") else r["property"]
+            by_prop[p] = by_prop.get(p, 0) + 1
     if by_prop:
         lines += ["Killed by: " + ", ".join(f"{p} {n}" for p, n in sorted(
             by_prop.items(), key=lambda kv: (-kv[1], kv[0]))) + ".", ""]
@@ -248,6 +289,8 @@ def main() -> None:
     ap.add_argument("--cache", help="a JSON file of earlier checks, reused when the .cfg, the "
                                     "modules, the mutant and the budget are the same")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--no-witnesses", action="store_true",
+                    help="ignore the witnesses files (kills by properties only)")
     args = ap.parse_args()
     cache_path = Path(args.cache) if args.cache else None
     cache = json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
@@ -259,7 +302,7 @@ def main() -> None:
     results = []
     for model in args.only or list(MODELS):
         result = run_model(model, args.workers, echo, args.budget, cache, save,
-                           args.max_config_states)
+                           args.max_config_states, not args.no_witnesses)
         results.append(result)
         print(markdown(result), flush=True)
         if args.json:

@@ -18,6 +18,7 @@ from .engine.checkpoint import DEFAULT_MINUTES, CheckpointError, Plan
 from .engine.explore import cut_at
 from .engine.fingerprints import state_fingerprint
 from .engine.frontier import DEFAULT_LIMIT as DEFAULT_FRONTIER
+from .engine.witnesses import Witnesses
 from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
@@ -66,6 +67,8 @@ class Outcome:
     # The .cfg's ALIAS on each state of the trace: (field names, values); None without one.
     # The printed trace shows it instead of the variables, as TLC's does.
     alias: list | None = None
+    # --witness: per witness, in the order given, {"name", "reached", "depth", "trace"}.
+    witnesses: list = field(default_factory=list)
 
     @builtins.property
     def exit_code(self) -> int:
@@ -94,6 +97,9 @@ class Outcome:
             "message": self.message,
             "location": _location(self.span),
             "warnings": list(self.warnings),
+            # reached: depth is the length of the shortest trace to a state satisfying it
+            "witnesses": [{k: w[k] for k in ("name", "reached", "depth")}
+                          for w in self.witnesses],
         })
         return doc
 
@@ -159,7 +165,8 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
           checkpoint_minutes: float = DEFAULT_MINUTES, recover: str | None = None,
           frontier_states: int | None = DEFAULT_FRONTIER,
           texts: dict | None = None, backend: str = "local",
-          spark: dict | None = None, max_set_size: int = MAX_SET_SIZE) -> Outcome:
+          spark: dict | None = None, max_set_size: int = MAX_SET_SIZE,
+          witnesses: tuple[str, ...] = ()) -> Outcome:
     """Model-check `spec` with `config`; bad input raises KipcheckError (spec/config errors).
 
     The seen set holds 64-bit fingerprints unless `exact_states` (or `fingerprints=False`)
@@ -172,7 +179,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     memory (the rest wait on disk; None: no bound). `texts` replaces the text of .tla files by
     path (see load_spec). `backend="spark"` runs the search on Spark with the settings of
     `spark` (master, partitions, conf: see checker.backends.spark). A set map or filter that
-    builds more than `max_set_size` elements is an evaluation error, as in TLC."""
+    builds more than `max_set_size` elements is an evaluation error, as in TLC. `witnesses`
+    names state predicates some reachable state must satisfy (see engine.witnesses): one that
+    no state satisfies makes the verdict WITNESS when nothing else failed."""
     started = time.perf_counter()
     set_max_set_size(max_set_size)
     if config is None:
@@ -181,13 +190,17 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     if constants:
         check_overrides(constants, loaded)
     try:
-        built = model_builder.build(loaded, constants, deadlock)
+        built = model_builder.build(loaded, constants, deadlock, tuple(witnesses))
     except CompileError as e:
         raise KipcheckError(e.message, e.span) from None
     except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain) failed
         return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
                        seconds=time.perf_counter() - started)
     variables = built.model.variables
+    found = None
+    if built.witnesses:
+        found = built.model.witnesses = Witnesses(built.witnesses)
+        found.install(built.model.invariants, built.model.step_invariants)
     compiler_run_settings(workers)
     failed = _assumptions(built, variables, started)
     if failed is not None:
@@ -223,6 +236,14 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
         failed = _postcondition(*built.postcondition)
         if failed is not None:
             verdict, prop, message, span = V.POSTCONDITION, built.postcondition[0], *failed
+    reached = found.results() if found is not None else []
+    if verdict == V.OK and any(not w["reached"] for w in reached):
+        missing = [w["name"] for w in reached if not w["reached"]]
+        verdict, prop = V.WITNESS, missing[0]
+        within = f" within depth {cut_depth or max_depth}" if cut_at(max_depth, result.depth) \
+            else ""
+        message = (f"No reachable state{within} satisfies the witness"
+                   f"{'es' if len(missing) > 1 else ''} {', '.join(missing)}.")
     earlier = plan.earlier if plan is not None else 0.0  # a resumed search's earlier runs
     alias = None
     if built.alias is not None and result.trace:  # how the trace prints, never a verdict
@@ -233,7 +254,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                    earlier + time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
                    result.collision, result.store_bytes, checkpoint=result.checkpoint,
-                   seconds_before=earlier, alias=alias)
+                   seconds_before=earlier, alias=alias, witnesses=reached)
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
@@ -247,6 +268,8 @@ def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, 
                "do not hold")
     elif on_edge is not None:
         why = "--dump-graph needs the whole state graph in memory"
+    elif model.witnesses is not None:
+        why = "witnesses (--witness) are tracked in memory, which checkpoints do not hold"
     if why is not None:
         flag = "--checkpoint" if directory else "--recover"
         raise CheckpointError(f"{flag} is not supported here: {why}")

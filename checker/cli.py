@@ -152,11 +152,17 @@ def compile_(spec, config, defines, lib, actions) -> None:
 @click.option("--dump-graph", type=click.Path(dir_okay=False),
               help="Write the explored state graph (small models) as DOT (.dot) or GraphML "
                    "(.graphml).")
+@click.option("--witness", "witnesses", multiple=True, metavar="NAME",
+              help="A state predicate of the spec that some reachable state must satisfy "
+                   "(repeatable): reported reached (at which depth) or not; one not reached "
+                   "exits 5. TLC's way: the invariant ~NAME, expected to fail. One process.")
+@click.option("--witness-trace", is_flag=True,
+              help="Print the shortest trace to each reached witness.")
 def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
           fingerprints, exact_states, workers, backend, spark_master, partitions, driver_states,
           spark_conf,
           checkpoint_dir, checkpoint_minutes, recover_dir, frontier_states, max_set_size,
-          trace_out, lanes_file, junit, dump_graph) -> None:
+          trace_out, lanes_file, junit, dump_graph, witnesses, witness_trace) -> None:
     """Model-check SPEC: explore every reachable state and check the .cfg's properties."""
     from .api import check as run_check
     from .api import error_report, parse_constant_overrides, stop_report
@@ -189,7 +195,8 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
                             exact_states=exact_states, workers=nworkers,
                             checkpoint=checkpoint_dir, checkpoint_minutes=checkpoint_minutes,
                             recover=recover_dir, frontier_states=frontier_states,
-                            backend=backend, spark=spark, max_set_size=max_set_size)
+                            backend=backend, spark=spark, max_set_size=max_set_size,
+                            witnesses=tuple(dict.fromkeys(witnesses)))
     except KipcheckError as e:
         _stop_on_error(e, report_json, error_report(e, spec, config), outputs)
     except KeyboardInterrupt:
@@ -202,7 +209,7 @@ def check(spec, config, defines, size, no_deadlock, max_depth, report_json, lib,
     finally:
         if bar is not None:
             bar.close()
-    click.echo(format_outcome(outcome))
+    click.echo(format_outcome(outcome, witness_trace))
     errors = _write_report(report_json, outcome.report(spec, config))
     notes, more = outputs.write(outcome)
     for line in notes + errors + more:
@@ -317,8 +324,8 @@ def simulate(spec, config, defines, size, depth, traces, budget, seed, workers, 
 
 _MUTATE_EXIT = ("\b\nExit code: 0 when no mutant survived; 4 when one survived (or reached "
                 "--max-states undecided); the original's own code when the spec does not pass "
-                "its checks; 150/151 for a bad .tla/.cfg; 2 for a bad option or equivalents "
-                "file.")
+                "its checks (5: it does not reach a --witness); 150/151 for a bad .tla/.cfg; 2 "
+                "for a bad option or equivalents file.")
 
 
 @main.command(epilog=_MUTATE_EXIT)
@@ -341,13 +348,21 @@ _MUTATE_EXIT = ("\b\nExit code: 0 when no mutant survived; 4 when one survived (
 @click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False),
               help="The list of equivalent mutants (default: CFG-stem.equivalent.txt next to "
                    "the .cfg).")
+@click.option("--witness", "witnesses", multiple=True, metavar="NAME",
+              help="A state predicate the original reaches (repeatable): a mutant that passes "
+                   "every property but does not reach it is killed by it. Added to those of "
+                   "SPEC-stem.witnesses.txt and CFG-stem.witnesses.txt, which are used where "
+                   "the original reaches them.")
+@click.option("--no-witnesses", is_flag=True,
+              help="Ignore the witnesses files (--witness still applies).")
 @click.option("--no-deadlock", is_flag=True, help="Do not report deadlocks.")
 @click.option("--report-json", type=click.Path(dir_okay=False),
               help="Write the mutants and the totals as JSON to this file.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False),
               help="Write a self-contained HTML page of the mutants to this file.")
 def mutate(spec, config, defines, lib, actions, workers, max_mutants, max_states,
-           equivalent_file, no_deadlock, report_json, html_file) -> None:
+           equivalent_file, witnesses, no_witnesses, no_deadlock, report_json,
+           html_file) -> None:
     """Mutation testing: weaken SPEC's actions one change at a time (drop a guard, forget an
     effect, flip a comparison) and check each mutant with the .cfg; a mutant that survives
     shows a part of an action that no property needs."""
@@ -368,9 +383,11 @@ def mutate(spec, config, defines, lib, actions, workers, max_mutants, max_states
         constants = parse_constant_overrides(list(defines))
         nworkers = _workers(workers)
         signal.signal(signal.SIGTERM, _interrupt)
+        listed = () if no_witnesses else tuple(M.default_witnesses(config, spec))
         report = M.run(spec, config, lib, constants, False if no_deadlock else None, actions,
                        nworkers, max_mutants, max_states, equivalents,
-                       echo=lambda line: click.echo(line, err=True))
+                       echo=lambda line: click.echo(line, err=True),
+                       witnesses=tuple(witnesses), listed=listed)
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)

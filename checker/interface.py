@@ -73,6 +73,9 @@ class Model:
     # the pair of its keys and values)? Only those need kind checks on a by-value hit (see
     # semantics/kinds.py). None: check every variable.
     kind_checked: tuple | None = None
+    # The witnesses of the check (engine.witnesses.Witnesses), or None: they live in this
+    # process, so only the local backend checks them.
+    witnesses: object = None
 
 
 @dataclass

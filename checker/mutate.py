@@ -18,8 +18,12 @@ text and stops at its first violation. Its fate: `killed` (a property, a deadloc
 failed), `survived` (the search ended without a violation), `invalid` (the mutant does not
 parse or compile, or an evaluation error stopped it), `undecided` (it reached --max-states),
 `equivalent` (listed, with a reason, in `<cfg stem>.equivalent.txt` next to the .cfg; not
-checked). A mutant's id, `Action:kind@line:col`, counts the line from the line where the
-operator's definition starts, so edits elsewhere in the file leave ids alone.
+checked). A mutant that only takes behaviours away passes every safety property vacuously;
+*witnesses* catch it: state predicates listed in `<spec stem>.witnesses.txt` or
+`<cfg stem>.witnesses.txt`, or given by --witness. A mutant that passes every property but
+leaves unreached a witness the original reaches under the .cfg is killed by that witness.
+A mutant's id, `Action:kind@line:col`, counts the line from the line where the operator's
+definition starts, so edits elsewhere in the file leave ids alone.
 """
 from __future__ import annotations
 
@@ -38,7 +42,7 @@ from .frontend.lexer import prepare
 from .paths import shown_path
 
 REPORT_FORMAT = "kipcheck-mutants"
-REPORT_VERSION = 1
+REPORT_VERSION = 2  # 2: witnesses
 FATES = ("killed", "survived", "invalid", "undecided", "equivalent")
 
 # Comparison -> (its mutation, the spellings of the original operator in source text).
@@ -527,6 +531,40 @@ def load_equivalents(path: Path) -> dict[str, str]:
     return out
 
 
+# -- witnesses -----------------------------------------------------------------------------
+
+
+def witnesses_file(path: str | Path) -> Path:
+    """Where the user lists the witnesses of a spec (or of one .cfg):
+    `<stem>.witnesses.txt` next to it."""
+    path = Path(path)
+    return path.with_name(path.stem + ".witnesses.txt")
+
+
+def load_witnesses(path: Path) -> dict[str, str]:
+    """`NAME  what it shows` per line (`#` starts a comment; the description may be left
+    out): witness name -> its description."""
+    if not path.is_file():
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise MutateError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    out = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            parts = line.split(None, 1)
+            out[parts[0]] = parts[1].strip() if len(parts) > 1 else ""
+    return out
+
+
+def default_witnesses(config: str | Path, spec: str | Path) -> list[str]:
+    """The witnesses of a run without --no-witnesses: the spec's file, then the .cfg's."""
+    return list(dict.fromkeys([*load_witnesses(witnesses_file(spec)),
+                               *load_witnesses(witnesses_file(config))]))
+
+
 # -- checking ------------------------------------------------------------------------------
 
 
@@ -536,7 +574,8 @@ class _OverBudget(Exception):
 
 def _check_one(job: tuple) -> dict:
     """Check the spec, with one file's text replaced (a mutant) or as it is (job[5] None)."""
-    spec, config, lib, constants, deadlock, texts, max_states = job
+    spec, config, lib, constants, deadlock, texts, max_states, *rest = job
+    witnesses = tuple(rest[0]) if rest else ()
 
     def progress(distinct, generated, queue, depth):
         if max_states is not None and distinct > max_states:
@@ -544,7 +583,7 @@ def _check_one(job: tuple) -> dict:
 
     try:
         o = check(spec, config, dict(constants), lib, deadlock, progress=progress,
-                  texts=texts)
+                  texts=texts, witnesses=witnesses)
     except _OverBudget as e:
         return {"verdict": "budget", "distinct_states": e.args[0],
                 "message": f"stopped at --max-states {max_states:,}"}
@@ -558,7 +597,8 @@ def _check_one(job: tuple) -> dict:
             "distinct_states": o.distinct_states, "states_generated": o.states_generated,
             "depth": o.depth, "trace_length": o.trace_length if o.trace else None,
             "message": o.message,
-            "location": None if o.span is None else f"{o.span}"}
+            "location": None if o.span is None else f"{o.span}",
+            "witnesses": {w["name"]: w["depth"] for w in o.witnesses}}
 
 
 def _fate(r: dict) -> tuple[str, str | None]:
@@ -566,7 +606,7 @@ def _fate(r: dict) -> tuple[str, str | None]:
     v = r["verdict"]
     if v == V.OK:
         return "survived", None
-    if v in (V.INVARIANT, V.PROPERTY):
+    if v in (V.INVARIANT, V.PROPERTY, V.WITNESS):  # a witness: r["property"] is not reached
         return "killed", r["property"]
     if v == V.DEADLOCK:
         return "killed", "Deadlock"
@@ -586,14 +626,20 @@ class Report:
     generated: int
     disabled: dict[str, str] = field(default_factory=dict)  # action -> the switch that is off
     seconds: float = 0.0
+    # The witnesses the original reaches (name -> depth), which the mutants must reach too,
+    # and those it does not reach under this .cfg (not used).
+    witnesses: dict[str, int] = field(default_factory=dict)
+    unreached: list[str] = field(default_factory=list)
 
     @property
     def totals(self) -> dict:
         counts = {f: 0 for f in FATES}
+        by_witness = 0
         for m in self.mutants:
             counts[m["fate"]] += 1
+            by_witness += bool(m.get("by_witness"))
         return {"mutants": self.generated, "checked": len(self.mutants) - counts["equivalent"],
-                **counts}
+                **counts, "killed_by_witness": by_witness}
 
     @property
     def exit_code(self) -> int:
@@ -604,6 +650,8 @@ class Report:
         return {"format": REPORT_FORMAT, "version": REPORT_VERSION,
                 "spec": shown_path(self.spec), "config": shown_path(self.config),
                 "original": self.original, "disabled": self.disabled,
+                "witnesses": self.witnesses, "witnesses_not_reached_by_original":
+                    self.unreached,
                 "mutants": self.mutants, "totals": self.totals,
                 "exit_code": self.exit_code}
 
@@ -611,8 +659,11 @@ class Report:
 def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | None = None,
         deadlock: bool | None = None, actions: tuple[str, ...] = (), workers: int = 1,
         max_mutants: int | None = None, max_states: int | None = None,
-        equivalents: dict[str, str] | None = None, echo=None) -> Report:
-    """Derive the mutants of `spec`'s actions and check each one with `config`."""
+        equivalents: dict[str, str] | None = None, echo=None,
+        witnesses: tuple[str, ...] = (), listed: tuple[str, ...] = ()) -> Report:
+    """Derive the mutants of `spec`'s actions and check each one with `config`. `witnesses`
+    (--witness) must be reached by the original; `listed` (the witnesses files) are used
+    where it reaches them."""
     started = time.perf_counter()
     loaded = load_spec(spec, config, lib)
     mutants, disabled = derive(loaded, constants)
@@ -628,7 +679,12 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
         mutants = [mutants[i * len(mutants) // max_mutants] for i in range(max_mutants)]
     equivalents = equivalents or {}
     consts = tuple((constants or {}).items())
-    original = _check_one((spec, config, tuple(lib), consts, deadlock, None, None))
+    wanted = tuple(dict.fromkeys([*witnesses, *listed]))
+    original = _check_one((spec, config, tuple(lib), consts, deadlock, None, None, wanted))
+    reached = {n: d for n, d in original.get("witnesses", {}).items() if d is not None}
+    missing = [n for n in witnesses if n not in reached]
+    if original["verdict"] == V.WITNESS and not missing:
+        original["verdict"] = V.OK  # a listed witness this .cfg does not reach: not used
     if original["verdict"] != V.OK:
         what = original.get("property") or original.get("message") or ""
         raise MutateError(f"the spec does not pass its own checks ({original['verdict']}"
@@ -639,7 +695,8 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
     texts = {f: loaded.modules.sources[f] for f in {m.file for m in mutants}}
     todo = [m for m in mutants if m.id not in equivalents]
     jobs = [(spec, config, tuple(lib), consts, deadlock,
-             {m.file: texts[m.file][:m.start] + m.new + texts[m.file][m.end:]}, max_states)
+             {m.file: texts[m.file][:m.start] + m.new + texts[m.file][m.end:]}, max_states,
+             tuple(reached))
             for m in todo]
     ids = [m.id for m in todo]
     results = dict(zip(ids, _map(jobs, workers, echo, ids), strict=True))
@@ -653,15 +710,17 @@ def run(spec: str, config: str, lib: tuple[str, ...] = (), constants: dict | Non
         else:
             r = results[m.id]
             fate, prop = _fate(r)
-            row.update(fate=fate, property=prop, verdict=r["verdict"],
-                       exit_code=r.get("exit_code"), trace_length=r.get("trace_length"),
+            row.update(fate=fate, property=prop, by_witness=r["verdict"] == V.WITNESS,
+                       verdict=r["verdict"], exit_code=r.get("exit_code"),
+                       trace_length=r.get("trace_length"),
                        distinct_states=r.get("distinct_states"))
             if fate in ("invalid", "undecided"):
                 row.update(message=r.get("message"), location=r.get("location"))
         rows.append(row)
     keep = ("verdict", "distinct_states", "states_generated", "depth")
     return Report(spec, config, {k: original[k] for k in keep}, rows, generated, disabled,
-                  time.perf_counter() - started)
+                  time.perf_counter() - started, reached,
+                  [n for n in wanted if n not in reached])
 
 
 def _map(jobs: list, workers: int, echo, ids: list[str]) -> list[dict]:
@@ -689,6 +748,9 @@ def _collect(results, echo, ids: list[str]) -> list[dict]:
 
 def _detail(row: dict, original: dict) -> str:
     fate = row["fate"]
+    if fate == "killed" and row.get("by_witness"):
+        return f"witness {row['property']} not reached " \
+            f"({row['distinct_states']:,} distinct states)"
     if fate == "killed":
         where = row["verdict"] if row["property"] in ("Deadlock", "Assert") else \
             f"{row['property']} ({row['verdict']})"
@@ -722,7 +784,13 @@ def table(report: Report) -> str:
                  f"{o['states_generated']:,} generated, depth {o['depth']}.")
     picked = "" if t["mutants"] == len(report.mutants) else \
         f" ({len(report.mutants)} of them selected by --max-mutants)"
-    lines.append(f"Mutants: {t['mutants']}{picked}: {t['killed']} killed, {t['survived']} "
+    if report.witnesses or report.unreached:
+        lines.append("Witnesses: " + (", ".join(
+            f"{n} (depth {d})" for n, d in report.witnesses.items()) or "none reached") + (
+            f"; not reached by the original, not used: {', '.join(report.unreached)}"
+            if report.unreached else "") + ".")
+    by = f" ({t['killed_by_witness']} by a witness)" if t["killed_by_witness"] else ""
+    lines.append(f"Mutants: {t['mutants']}{picked}: {t['killed']} killed{by}, {t['survived']} "
                  f"survived, {t['invalid']} invalid, {t['undecided']} undecided, "
                  f"{t['equivalent']} equivalent.")
     return "\n".join(lines)
@@ -740,7 +808,11 @@ def html_page(report: Report) -> str:
             f"<td>{e(r['file'])}:{r['line']}:{r['column']}</td><td>{e(r['change'])}</td>"
             f"<td><pre class='before'>{e(r['before'])}</pre>"
             f"<pre class='after'>{e(r['after'])}</pre></td></tr>")
-    summary = ", ".join(f"{t[f]} {f}" for f in FATES)
+    summary = ", ".join(f"{t[f]} {f}" + (f" ({t['killed_by_witness']} by a witness)"
+                                         if f == "killed" and t["killed_by_witness"] else "")
+                        for f in FATES)
+    if report.witnesses:
+        summary += "; witnesses: " + ", ".join(report.witnesses)
     disabled = "" if not report.disabled else "<p>Not mutated, switched off by the .cfg: " + \
         e(", ".join(f"{a} ({why})" for a, why in sorted(report.disabled.items()))) + ".</p>"
     return f"""<!DOCTYPE html>

@@ -1,7 +1,7 @@
 """Every verdict kipcheck can reach and the exit code each one ends with: the one catalogue.
 
 The codes are TLC's (`tlc2.output.EC.ExitStatus`) wherever TLC has the case, so a CI script
-written for TLC reads kipcheck's the same way; kipcheck adds 1, 2, 3, 4 and 130. This module
+written for TLC reads kipcheck's the same way; kipcheck adds 1, 2, 3, 4, 5 and 130. This module
 imports nothing from the package, so every stage (front end, engine, outputs, CLI) can use it.
 The README's exit-code table lists the same codes.
 """
@@ -21,6 +21,7 @@ SPEC_ERROR = "spec-error"  # the .tla could not be read, parsed or resolved: not
 CONFIG_ERROR = "config-error"  # the .cfg (or -D) could not be read or is wrong
 INTERRUPTED = "interrupted"  # stopped by Ctrl-C or SIGTERM before the search finished
 CHECKPOINT_ERROR = "checkpoint-error"  # --recover: the checkpoint is another model's, or damaged
+WITNESS = "witness"  # no property failed, but no reachable state satisfies a --witness
 
 # Exit codes.
 EXIT_OK = 0
@@ -28,6 +29,7 @@ EXIT_FAILURE = 1  # `traces regenerate --check` found a differing file; an inter
 EXIT_USAGE = 2  # bad command line, unreadable option file, or an output that could not be written
 EXIT_INCOMPLETE = 3  # a cut search left a property undecided: neither holds nor fails
 EXIT_MUTANT_SURVIVED = 4  # `kipcheck mutate`: a mutant survived (or its search was cut)
+EXIT_WITNESS = 5  # a --witness was not reached (and no property failed)
 EXIT_ASSUMPTION = 10
 EXIT_DEADLOCK = 11
 EXIT_SAFETY = 12
@@ -52,6 +54,7 @@ EXIT_CODES = {
     CONFIG_ERROR: EXIT_CONFIG_ERROR,
     INTERRUPTED: EXIT_INTERRUPTED,
     CHECKPOINT_ERROR: EXIT_USAGE,
+    WITNESS: EXIT_WITNESS,
 }
 
 # Verdicts that come with a counterexample to a property.
@@ -67,6 +70,8 @@ MEANINGS = {
     EXIT_INCOMPLETE: "--max-depth cut the search and a property (liveness) was left undecided",
     EXIT_MUTANT_SURVIVED: "`kipcheck mutate`: a mutant survived, or reached --max-states "
                           "undecided",
+    EXIT_WITNESS: "a witness (`--witness`) was not reached: no reachable state satisfies it "
+                  "(no property failed)",
     EXIT_ASSUMPTION: "an ASSUME is false, or the POSTCONDITION is false after the search",
     EXIT_DEADLOCK: "deadlock",
     EXIT_SAFETY: "an invariant (or `[]P` property) is violated",
@@ -75,7 +80,7 @@ MEANINGS = {
     EXIT_EVAL_ERROR: "evaluation error (e.g. `Head(<<>>)`)",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C or SIGTERM; with --checkpoint, resumable)",
     EXIT_SPEC_ERROR: "error in a `.tla` file",
-    EXIT_CONFIG_ERROR: "error in a `.cfg` file or a `-D` option",
+    EXIT_CONFIG_ERROR: "error in a `.cfg` file, a `-D` option or a `--witness` name",
 }
 
 

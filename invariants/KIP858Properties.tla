@@ -292,6 +292,12 @@ NoReassignmentWithoutPartition ==
     \A p \in Partitions :
         part[p].state # "live" => part[p].adding = {} /\ part[p].removing = {}
 
+(* Only a topic the controller has is deleted (DeleteTopics of an unknown     *)
+(* topic answers UNKNOWN_TOPIC_OR_PARTITION): a deleted partition was created *)
+(* and keeps the replicas it had.                                           *)
+NoDeletionWithoutPartition ==
+    \A p \in Partitions : part[p].state = "deleted" => part[p].replicas # {}
+
 (* A broker that has applied the move of a partition away from it keeps no    *)
 (* assignment of it queued (AssignmentsManager: Assignment.valid, "Check if    *)
 (* this broker is still a replica"), so a stale directory of the replica that *)
@@ -518,6 +524,83 @@ ReassignmentEndsLive ==
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with
 \* EnableRpcErrors a request may fail forever under this fairness.
+-----------------------------------------------------------------------------
+(* Witnesses: scenarios a configuration that enables them must reach.  A    *)
+(* model that never reaches one satisfies every safety property above       *)
+(* vacuously for that part of Kafka.  kipcheck: `check --witness W`; mutate   *)
+(* and bench/mutants.py read KIP858Properties.witnesses.txt.  TLC: the        *)
+(* invariant ~W, expected to be violated.                                    *)
+
+\* A topic is deleted ...
+SomeTopicDeleted == \E p \in Partitions : part[p].state = "deleted"
+\* ... and every broker, running, has applied the deletion and removed its log.
+DeletedTopicCleanedUp ==
+    \E p \in Partitions :
+        /\ part[p].state = "deleted"
+        /\ \A b \in Brokers : alive[b] /\ p \notin dirty[b] /\ logs[b][p] = NoLog
+\* A topic deleted earlier exists again (a new incarnation, another topic id).
+TopicRecreated == recreatesLeft < MaxRecreates /\ \E p \in Partitions : part[p].state = "live"
+\* AlterReplicaLogDirs started a future log ...
+MoveStarted == \E b \in Brokers, p \in Partitions : logs[b][p].fut # NONE
+\* ... the controller accepted its dir: the broker may promote it ...
+MoveAccepted == \E b \in Brokers, p \in Partitions : logs[b][p].phase = "acked"
+\* ... and it is over (promoted, or reverted) with the broker told and its
+\* replicas' dirs in the metadata matching its disk.
+MoveEnded ==
+    /\ movesLeft < MaxMoves
+    /\ \A b \in Brokers : Told(b) /\ alive[b] /\ \A p \in Partitions :
+          /\ logs[b][p].fut = NONE
+          /\ LiveReplicaOf(p, b) => DirMatches(b, p)
+\* The controller assigned a replica to a real dir (AssignReplicasToDirs, or a
+\* pre-selected single dir).
+ReplicaDirAssigned ==
+    \E p \in Partitions, b \in Brokers : LiveReplicaOf(p, b) /\ part[p].dir[b] \in DirIds
+\* A failed disk was replaced (a dir id of no initial layout) and its broker
+\* runs again with every dir online.
+ReplacedDiskOnline ==
+    \E b \in Brokers : alive[b] /\ online[b] = dirsOf[b] /\ \A f \in Layouts : f[b] # dirsOf[b]
+\* A broker restarted (a new registration epoch) and the controller unfenced it.
+BrokerRestartedUnfenced ==
+    \E b \in Brokers : alive[b] /\ ~zk[b] /\ reg[b].epoch > 1 /\ ~reg[b].fenced
+\* metadata.version reached IBP_3_7_IV2 and every broker registered its dirs.
+JbodVersionDirsRegistered ==
+    /\ mvJbod
+    /\ \A b \in Brokers : alive[b] /\ ~reg[b].fenced /\ reg[b].dirs = dirsOf[b] /\ reg[b].dirs # {}
+\* A failed dir was reported to the controller, which took the replicas on it
+\* offline (no leadership there).
+FailedDirReplicasOffline ==
+    \E b \in Brokers, p \in Partitions :
+        LET d == part[p].dir[b]
+        IN /\ LiveReplicaOf(p, b) /\ alive[b]
+           /\ d \in dirsOf[b] \ online[b]
+           /\ CtrlOffline(b, d)
+           /\ part[p].leader # b
+\* A partition's leadership moved (a new leader epoch).
+LeaderChanged == \E p \in Partitions : part[p].state = "live" /\ part[p].lepoch > 0
+\* An ISR of two replicas.
+IsrOfTwo == \E p \in Partitions : Cardinality(part[p].isr) > 1
+\* A reassignment is under way ...
+ReassignmentStarted == \E p \in Partitions : Reassigning(part[p])
+\* ... and it ended (completed or cancelled), the partition live.
+ReassignmentEnded ==
+    /\ reassignsLeft < MaxReassigns
+    /\ \A p \in Partitions : part[p].state = "live" /\ ~Reassigning(part[p])
+\* A reassignment that moved the partition to other brokers completed: every
+\* replica is one the partition did not have when the reassignment started
+\* (so no replica is both added and kept), all in the ISR.
+ReassignmentMovedReplicas ==
+    /\ reassignsLeft < MaxReassigns
+    /\ \E p \in Partitions :
+          /\ part[p].state = "live" /\ ~Reassigning(part[p])
+          /\ part[p].isr = part[p].replicas
+          /\ \A b \in part[p].replicas : p \notin seen[b]
+\* The ZooKeeper migration finished: every broker runs in KRaft mode, unfenced,
+\* and no replica is left at MIGRATING_DIR.
+MigrationFinished ==
+    /\ EnableMigration
+    /\ \A b \in Brokers : alive[b] /\ ~zk[b] /\ ~reg[b].fenced
+    /\ \A p \in Partitions, b \in Brokers : LiveReplicaOf(p, b) => part[p].dir[b] # MIGRATING
+
 LiveSpec ==
     /\ Spec
     /\ \A b \in Brokers :

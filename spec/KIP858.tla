@@ -151,7 +151,8 @@ CONSTANTS
     BugElectLastKnownLeaderEarly, \* the last known leader is elected while an ELR member is left
     BugElrKeptOnIsrRejoin,      \* the ELR is recomputed only while the ISR is below min ISR
     BugElrElectOfflineDir,      \* an ELR member is elected without checking its replica's dir
-    BugElectIgnoresElr          \* the election looks at the ISR only, though it may be empty
+    BugElectIgnoresElr,         \* the election looks at the ISR only, though it may be empty
+    BugDeleteMissingTopic       \* a deletion of a topic the controller does not have is accepted
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -198,6 +199,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
                        BugElectIgnoresElr} : flag \in BOOLEAN
        /\ MinIsr \in 1..ReplicationFactor
        /\ MaxPauses \in Nat
+       /\ BugDeleteMissingTopic \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -553,12 +555,16 @@ CreatePartition(p) ==
 \* partition's record, a reassignment in progress with it
 \* (ReplicationControlManager.replay(RemoveTopicRecord)); the model keeps the
 \* replicas of a deleted partition, for the brokers that still hold its logs.
+\* A topic the controller has no record of is refused (DeleteTopics answers
+\* UNKNOWN_TOPIC_OR_PARTITION, ReplicationControlManager.deleteTopics);
+\* BugDeleteMissingTopic: the check is lost, and the name is deleted before it
+\* was ever created.
 Deleted(pr) == [pr EXCEPT !.state = "deleted", !.leader = NONE, !.isr = {},
                           !.adding = {}, !.removing = {}, !.elr = {}, !.lastKnownElr = {}]
 
 DeletePartition(p) ==
     /\ EnableDeletion
-    /\ part[p].state = "live"
+    /\ part[p].state = "live" \/ BugDeleteMissingTopic
     /\ part' = [part EXCEPT ![p] = Deleted(part[p])]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>

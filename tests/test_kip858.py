@@ -43,7 +43,7 @@ def test_every_property_has_a_variant_that_violates_it():
     # the eligible leader replica ones four more, and they do not check IsrNeverEmpty
     elr = checked_properties("KIP858_a_small_elr_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 17 and len(live) == 15
+    assert len(checked) == 18 and len(live) == 15
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
@@ -205,6 +205,17 @@ def test_an_isr_emptied_of_its_last_member_is_an_invariant_violation():
             'UNASSIGNED), leader |-> NONE, isr |-> {}') in repr(o.trace[-1].state)
 
 
+def test_a_deletion_of_a_topic_never_created_is_found_by_its_property():
+    # the first step deletes p1, which was never created: the controller has no record of it
+    # and should answer UNKNOWN_TOPIC_OR_PARTITION; the name can then never be created
+    entry = next(e for e in ENTRIES if e.name == "KIP858_bug_delete_missing_topic")
+    assert bugs_on(entry) == {"BugDeleteMissingTopic"} and constants(entry)["Revision"] == '"b"'
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "NoDeletionWithoutPartition", 12)
+    assert [s.action for s in o.trace][1:] == ["DeletePartition(p1)"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (2, 2, 2)
+
+
 def test_both_revisions_are_checked_on_the_same_configurations():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(e, by_name[e.name.replace("KIP858_a_", "KIP858_b_")])
@@ -221,7 +232,7 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
     by_name = {e.name: e for e in ENTRIES}
     pairs = [(by_name[e.name.replace("KIP858_a_", "KIP858_c_")], e)
              for e in ENTRIES if e.name.startswith("KIP858_a_")]
-    assert len(pairs) == 49
+    assert len(pairs) == 50
     for c, a in pairs:
         assert constants(c) == dict(constants(a), Revision='"c"'), c.name
         assert (c.verdict, c.size, c.liveness) == (a.verdict, a.size, a.liveness)
@@ -495,7 +506,8 @@ def test_the_constants_of_eligible_leader_replicas_follow_the_last_older_constan
     for e in ENTRIES:
         names = list(constants(e))
         i = names.index("EnableElr")
-        assert names[i:] == block, e.name
+        assert names[i:i + len(block)] == block, e.name
+        assert names[i + len(block):] == ["BugDeleteMissingTopic"], e.name
 
 
 @pytest.mark.parametrize("name", sorted(ELR_VARIANTS))

@@ -52,7 +52,8 @@ def test_every_mutant_of_the_counter_has_its_known_fate():
     report = counter_report()
     assert fates(report) == EXPECTED
     assert report.totals == {"mutants": 13, "checked": 12, "killed": 6, "survived": 4,
-                             "invalid": 2, "undecided": 0, "equivalent": 1}
+                             "invalid": 2, "undecided": 0, "equivalent": 1,
+                             "killed_by_witness": 0}
     assert report.original == {"verdict": "ok", "distinct_states": 18, "states_generated": 47,
                                "depth": 5}
     by_id = {m["id"]: m for m in report.mutants}
@@ -85,13 +86,72 @@ def test_the_cli_prints_the_table_writes_json_and_html_and_exits_4(tmp_path):
     assert "Mutants: 13: 6 killed, 4 survived, 2 invalid, 0 undecided, 1 equivalent." in r.output
     assert "Toggle:negate@2:14     survived    9 distinct (original 18)" in r.output
     doc = json.loads((tmp_path / "m.json").read_text())
-    assert (doc["format"], doc["version"], doc["exit_code"]) == ("kipcheck-mutants", 1, 4)
+    assert (doc["format"], doc["version"], doc["exit_code"]) == ("kipcheck-mutants", 2, 4)
     assert doc["totals"]["killed"] == 6 and doc["totals"]["survived"] == 4
     assert [(m["id"], m["fate"]) for m in doc["mutants"]] == [e[:2] for e in EXPECTED]
     page = (tmp_path / "m.html").read_text()
     assert "<pre class='before'>Inc == /\\ x &lt; 2</pre>" in page
     assert "<pre class='after'>Inc == /\\ TRUE</pre>" in page
     assert "http" not in page.replace("http-equiv", "")  # self-contained
+
+
+def test_a_witness_kills_the_mutants_that_only_take_behaviours_away():
+    # No property needs Toggle (y is never read) nor Push's effect: the mutants that never
+    # toggle or never push survive every invariant, vacuously. The witnesses Toggled (y = 1) and
+    # Pushed (q # <<>>), both reached by the original at depth 2, kill them; Beyond (x = 3) is
+    # reached by no state of the original, so it is not used.
+    report = counter_report(witnesses=("Toggled",), listed=("Pushed", "Beyond"))
+    by_witness = {"Toggle:negate@2:14": ("Toggled", 9), "Toggle:unchanged@3:14": ("Toggled", 9),
+                  "Push:unchanged@2:12": ("Pushed", 6)}
+    for m in report.mutants:
+        if m["id"] in by_witness:
+            assert (m["fate"], m["property"], m["by_witness"], m["verdict"]) == (
+                "killed", by_witness[m["id"]][0], True, "witness")
+            assert m["distinct_states"] == by_witness[m["id"]][1]
+        else:  # every other fate as without witnesses
+            assert (m["id"], m["fate"], m.get("property"), m.get("trace_length")) in EXPECTED
+            assert not m.get("by_witness")
+    assert report.totals == {"mutants": 13, "checked": 12, "killed": 9, "survived": 1,
+                             "invalid": 2, "undecided": 0, "equivalent": 1,
+                             "killed_by_witness": 3}
+    assert (report.witnesses, report.unreached) == ({"Toggled": 2, "Pushed": 2}, ["Beyond"])
+
+
+def test_the_witnesses_files_are_read_by_default_and_reported(tmp_path):
+    for f in ("Counter.tla", "Counter.cfg", "Counter.equivalent.txt"):
+        shutil.copy(HERE / f, tmp_path / f)
+    spec, cfg = str(tmp_path / "Counter.tla"), str(tmp_path / "Counter.cfg")
+    (tmp_path / "Counter.witnesses.txt").write_text(
+        "# states Counter.tla must reach\nToggled  y becomes 1\nBeyond\n")
+    assert M.default_witnesses(cfg, spec) == ["Toggled", "Beyond"]
+    r = run("mutate", spec, "-c", cfg, "--report-json", str(tmp_path / "m.json"),
+            "--html", str(tmp_path / "m.html"))
+    assert r.exit_code == V.EXIT_MUTANT_SURVIVED, r.output
+    assert "Toggle:negate@2:14     killed      witness Toggled not reached (9 distinct " \
+           "states)" in r.output
+    assert "Witnesses: Toggled (depth 2); not reached by the original, not used: Beyond." \
+        in r.output
+    assert "Mutants: 13: 8 killed (2 by a witness), 2 survived, 2 invalid, 0 undecided, " \
+           "1 equivalent." in r.output
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["totals"] == {"mutants": 13, "checked": 12, "killed": 8, "survived": 2,
+                             "invalid": 2, "undecided": 0, "equivalent": 1,
+                             "killed_by_witness": 2}
+    assert (doc["witnesses"], doc["witnesses_not_reached_by_original"]) == (
+        {"Toggled": 2}, ["Beyond"])
+    assert "8 killed (2 by a witness)" in (tmp_path / "m.html").read_text()
+    r = run("mutate", spec, "-c", cfg, "--no-witnesses")
+    assert "Mutants: 13: 6 killed, 4 survived" in r.output
+
+
+def test_a_witness_the_original_does_not_reach_stops_mutate_with_exit_5():
+    r = run("mutate", SPEC, "-c", CFG, "--witness", "Beyond")
+    assert r.exit_code == V.EXIT_WITNESS, r.output
+    assert "the spec does not pass its own checks (witness: Beyond)" in r.output
+    r = run("mutate", SPEC, "-c", CFG, "--witness", "Nope")
+    assert r.exit_code == V.EXIT_CONFIG_ERROR, r.output
+    assert "--witness Nope: no operator 'Nope' in module Counter" in r.output
+    assert "Traceback" not in r.output
 
 
 def test_no_survivor_exits_0_and_action_filters():
@@ -124,6 +184,8 @@ def test_an_unknown_action_is_a_usage_error():
 
 def test_two_workers_give_the_same_report():
     assert counter_report(workers=2).document() == counter_report().document()
+    assert counter_report(workers=2, witnesses=("Toggled",)).document() == \
+        counter_report(witnesses=("Toggled",)).document()
 
 
 def test_ids_do_not_move_when_other_parts_of_the_file_change(tmp_path):
@@ -251,7 +313,8 @@ def test_widening_admits_one_more_value_of_the_type_set():
     report = M.run(spec, cfg)
     assert [f for f in fates(report) if ":widen@" in f[0]] == WIDENED
     assert report.totals == {"mutants": 16, "checked": 16, "killed": 7, "survived": 9,
-                             "invalid": 0, "undecided": 0, "equivalent": 0}
+                             "invalid": 0, "undecided": 0, "equivalent": 0,
+                             "killed_by_witness": 0}
     by_id = {m["id"]: m for m in report.mutants}
     # a guard `x = c`: the other values of the set TypeOK gives x
     assert by_id["Finish:widen@1:14"]["change"] == \
@@ -304,7 +367,8 @@ def test_the_kip36_small_configuration_s_mutants_have_their_known_fates():
                    tuple(str(p) for p in entry.lib_paths),
                    equivalents=M.default_equivalents(entry.config_path, entry.spec_path))
     assert report.totals == {"mutants": 4, "checked": 4, "killed": 3, "survived": 1,
-                             "invalid": 0, "undecided": 0, "equivalent": 0}
+                             "invalid": 0, "undecided": 0, "equivalent": 0,
+                             "killed_by_witness": 0}
     assert [(m["id"], m["fate"], m["property"], m["trace_length"]) for m in report.mutants] == [
         # `p < MaxPartitions` tests a LET-bound name: a guard on a variable all the same
         ("AssignPartition:drop@4:11", "killed", "TypeOK", 10),
@@ -320,3 +384,24 @@ def test_a_switch_under_a_let_turns_its_action_off():
     mutants, disabled = M.derive(load_spec(entry.spec_path, entry.config_path, entry.lib_paths))
     assert disabled["ClientRead"] == "EnableConsumer = FALSE"
     assert not any(m.action == "ClientRead" for m in mutants)
+
+
+def test_the_suite_fate_of_bench_mutants_prefers_a_property_kill_to_a_witness_kill():
+    import importlib.util
+
+    where = Path(__file__).resolve().parent.parent / "bench" / "mutants.py"
+    spec = importlib.util.spec_from_file_location("bench_mutants", where)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ok = {"verdict": "ok"}
+    witness = {"verdict": "witness", "property": "SomeTopicDeleted"}
+    killed = {"verdict": "invariant", "property": "TypeOK"}
+    budget = {"verdict": "budget"}
+    # a witness kill, then a property kill further on: killed by the property
+    assert bench.suite_fate([("s1", witness), ("s2", ok), ("s3", killed)]) == (
+        "killed", "TypeOK", "s3", False)
+    # no property kill: killed by the first witness, even past an undecided check
+    assert bench.suite_fate([("s1", ok), ("s2", witness), ("s3", budget)]) == (
+        "killed", "SomeTopicDeleted", "s2", True)
+    assert bench.suite_fate([("s1", ok), ("s2", budget)]) == ("undecided", None, None, False)
+    assert bench.suite_fate([("s1", ok)]) == ("survived", None, None, False)

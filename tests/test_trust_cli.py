@@ -53,8 +53,8 @@ def test_the_catalogue_has_tlcs_codes_and_kipchecks_own():
         "ok": 0, "incomplete": 3, "assumption": 10, "postcondition": 10, "deadlock": 11,
         "invariant": 12,
         "property": 13, "assert": 14, "error": 75, "spec-error": 150, "config-error": 151,
-        "interrupted": 130, "checkpoint-error": 2}
-    assert sorted(V.MEANINGS) == [0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 75, 130, 150, 151]
+        "interrupted": 130, "checkpoint-error": 2, "witness": 5}
+    assert sorted(V.MEANINGS) == [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 75, 130, 150, 151]
 
 
 def test_the_readme_table_lists_every_exit_code():

@@ -38,7 +38,7 @@ def test_false_assume_of_extended_kip858_module_exits_10():
     rc, out = cli("check", "invariants/KIP858Properties.tla", "-c",
                   "invariants/KIP858_a_small_assign.cfg", "--lib", "spec", "-D", 'Revision="z"')
     assert rc == 10, out
-    assert "Assumption line 158, col 8 to line 200, col 27 of module KIP858 is false." in out
+    assert "Assumption line 159, col 8 to line 202, col 43 of module KIP858 is false." in out
 
 
 def test_false_assume_of_extended_kip516_module_exits_10():

@@ -90,6 +90,8 @@ def local_only(model: Model, search: Search, where: str) -> str | None:
         return "liveness properties are checked by the local backend only"
     if search.on_edge is not None:
         return "--dump-graph needs the local backend"
+    if model.witnesses is not None:
+        return "witnesses (--witness) are checked by the local backend only"
     if search.exact_states:
         return "--exact-states needs the local backend"
     if model.recipe is None:

@@ -28,6 +28,7 @@ from ..semantics.runtime import AssertFailure
 from ..semantics.values import same_kinds
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .frontier import Frontier
+from .witnesses import REACHED
 
 # What stops the search while evaluating: an evaluation error, or an Assert that failed.
 FAILURES = (AssertFailure, *EVAL_ERRORS)
@@ -70,8 +71,12 @@ def check_invariants(invariants, state, trace_fn, parent=None) -> None:
         try:
             ok = pred(state) if parent is None else pred(state, parent)
         except FAILURES as e:
+            name = getattr(pred, "failed", None) or name  # a witness's own name
             raise _failure(e, trace_fn(), None, ("invariant", name), name) from None
         if ok is not True:
+            if ok is REACHED:  # a witness holds: not a violation (engine/witnesses.py)
+                pred.reached(trace_fn)
+                continue
             if ok is not False:
                 raise _Stop(ERROR, name, trace_fn(),
                             f"The invariant {name} is not a boolean", ("invariant", name))

@@ -42,6 +42,8 @@ class Built:
     postcondition: tuple | None = None
     # The .cfg's ALIAS: (name, its .cfg span, callable (state, successor) -> value).
     alias: tuple | None = None
+    # The witnesses asked for (--witness): (name, predicate of a state), in that order.
+    witnesses: list = field(default_factory=list)
 
 
 def cfg_value(v: CfgValue):
@@ -77,7 +79,7 @@ def _names_itself(c) -> bool:
 
 
 def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
-          check_deadlock: bool | None = None) -> Built:
+          check_deadlock: bool | None = None, witnesses: tuple[str, ...] = ()) -> Built:
     cfg = loaded.config
     if cfg is None:
         raise ConfigError(f"no configuration for {loaded.path}: give --config CFG")
@@ -278,7 +280,32 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             where = f" at {err.span}" if err.span is not None else ""
             warnings.append(f"ALIAS {cfg.alias.name} ({cfg.alias.span}) cannot be evaluated by "
                             f"kipcheck ({err.message}{where}), so traces show the variables")
-    return Built(model, compiler, assumptions, warnings, postcondition, alias)
+    witness_preds = [(n, _witness(n, scope, body_of, compiler)) for n in witnesses]
+    return Built(model, compiler, assumptions, warnings, postcondition, alias, witness_preds)
+
+
+def _witness(name: str, scope, body_of, compiler):
+    """The predicate of witness `name`: an operator of the spec without parameters or primes
+    (what TLC accepts as an invariant, since `~name` is the invariant a TLC user writes)."""
+    sym = scope.symbols.get(name)
+    if sym is None or not isinstance(sym.node, ast.OpDef):
+        ops = sorted(n for n, s in scope.symbols.items() if isinstance(s.node, ast.OpDef)
+                     and not s.node.params)
+        import difflib
+
+        close = difflib.get_close_matches(name, ops, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise ConfigError(f"--witness {name}: no operator {name!r} in module {scope.name}"
+                          f"{hint}")
+    if sym.node.params:
+        raise ConfigError(f"--witness {name}: {name} takes {len(sym.node.params)} "
+                          f"parameter(s); a witness is a state predicate without parameters",
+                          sym.node.span)
+    e, denv = body_of(name)
+    if compiler.expr(e, denv)[1] & NEXT:
+        raise ConfigError(f"--witness {name}: {name} is not a state predicate (one with no "
+                          f"primes or temporal operators)", sym.node.span)
+    return compiler.compile_predicate(e, denv, f"wit_{name}", True)
 
 
 def _kind_checked(compiler, variables, init_e, next_e) -> tuple:

@@ -54,7 +54,7 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
     for kind, name in cases:
         tc = ET.SubElement(ts, "testcase", classname=f"kipcheck.{suite}",
                            name=name if kind == "deadlock" else f"{kind} {name}", time="0")
-        if verdict in (V.OK, V.INCOMPLETE):
+        if verdict in (V.OK, V.INCOMPLETE, V.WITNESS):  # (a witness: its own case below)
             if kind == "property" and name in undecided:
                 reason = getattr(outcome, "undecided_reason", None)  # a simulation's
                 ET.SubElement(tc, "skipped", message=reason or UNDECIDED.format(depth=cut))
@@ -81,7 +81,21 @@ def junit_xml(outcome, cases: list[tuple[str, str]], deadlock: bool, suite: str)
                 what = f"the evaluation error in {culprit}"
             ET.SubElement(tc, "skipped", message=STOPPED.format(what=what))
             counts["skipped"] += 1
-    ts.set("tests", str(len(cases)))
+    witnesses = getattr(outcome, "witnesses", ())
+    for w in witnesses:  # reached, not reached, or not decided (the search stopped first)
+        tc = ET.SubElement(ts, "testcase", classname=f"kipcheck.{suite}",
+                           name=f"witness {w['name']}", time="0")
+        if w["reached"]:
+            continue
+        if verdict == V.WITNESS:
+            text = f"No reachable state satisfies the witness {w['name']}."
+            fail = ET.SubElement(tc, "failure", message=text, type=V.WITNESS)
+            fail.text = text
+            counts["failures"] += 1
+        elif verdict not in (V.OK, V.INCOMPLETE):
+            ET.SubElement(tc, "skipped", message="not reached before the search stopped")
+            counts["skipped"] += 1
+    ts.set("tests", str(len(cases) + len(witnesses)))
     for k, v in counts.items():
         ts.set(k, str(v))
     for k in ("tests", "failures", "errors", "skipped", "time"):

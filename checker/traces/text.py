@@ -55,11 +55,16 @@ def format_counterexample(cx: Counterexample) -> str:
     return "\n".join(lines)
 
 
-def format_outcome(o) -> str:
+def format_outcome(o, witness_traces: bool = False) -> str:
+    """The check's report as TLC prints it, then each witness: reached at which depth (with
+    its trace if `witness_traces`) or not."""
     lines = []
     for w in o.warnings:
         lines.append(f"Warning: {w}")
-    if o.verdict in HEADERS:
+    if o.verdict == V.WITNESS:
+        lines.append("Model checking completed. No property is violated.")
+        lines.append(f"Error: {o.message}")
+    elif o.verdict in HEADERS:
         lines.append(format_counterexample(_printed(o)))
     elif o.verdict == V.INTERRUPTED:
         lines.append(f"Interrupted: {o.message} The statistics so far:")
@@ -93,6 +98,7 @@ def format_outcome(o) -> str:
             lines.append(f"The search was cut at depth {o.cut_depth}.")
         else:
             lines.append(f"The depth of the complete state graph search is {o.depth}.")
+    lines += _witness_lines(o, witness_traces)
     before = getattr(o, "seconds_before", 0.0)
     lines.append(f"Finished in {o.seconds:.2f}s" + (
         f" (the whole search: {before:.2f}s before the recovery from a checkpoint and "
@@ -103,6 +109,24 @@ def format_outcome(o) -> str:
 
         lines.append(f"Checkpoint: {where} (resume with --recover {Path(where).parent})")
     return "\n".join(lines)
+
+
+def _witness_lines(o, traces: bool) -> list[str]:
+    from dataclasses import replace
+
+    lines = []
+    stopped = o.verdict not in (V.OK, V.WITNESS, V.INCOMPLETE)
+    for w in getattr(o, "witnesses", ()):
+        if w["reached"]:
+            lines.append(f"Witness {w['name']} reached at depth {w['depth']}.")
+            if traces:
+                cx = from_outcome(replace(o, trace=w["trace"], loop=None, loop_step=None))
+                lines.append(format_trace(cx))
+        elif stopped:
+            lines.append(f"Witness {w['name']} not reached before the search stopped.")
+        else:
+            lines.append(f"Witness {w['name']} NOT reached: no reachable state satisfies it.")
+    return lines
 
 
 def _printed(o) -> Counterexample:

@@ -37,4 +37,11 @@ Spec == Init /\ [][Next]_vars
 Bounded == x <= 2
 Sum == total = x
 QBound == Len(q) <= 1
+
+\* Witnesses: states the spec must reach (no property needs Toggle).
+Toggled == y = 1
+Pushed == q # <<>>
+Beyond == x = 3
+Step == x' = x + 1
+Twice(n) == x = 2 * n
 ====

@@ -508,14 +508,21 @@ def default_equivalents(config: str | Path, spec: str | Path) -> dict[str, str]:
             **load_equivalents(equivalents_file(config))}
 
 
-def load_equivalents(path: Path) -> dict[str, str]:
-    """`ID  reason` per line (`#` starts a comment): mutant id -> why it is equivalent."""
+def _list_text(path: Path) -> str | None:
+    """The text of a list the user keeps next to a spec or .cfg; None if there is none."""
     if not path.is_file():
-        return {}
+        return None
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise MutateError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def load_equivalents(path: Path) -> dict[str, str]:
+    """`ID  reason` per line (`#` starts a comment): mutant id -> why it is equivalent."""
+    text = _list_text(path)
+    if text is None:
+        return {}
     out = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -544,12 +551,9 @@ def witnesses_file(path: str | Path) -> Path:
 def load_witnesses(path: Path) -> dict[str, str]:
     """`NAME  what it shows` per line (`#` starts a comment; the description may be left
     out): witness name -> its description."""
-    if not path.is_file():
+    text = _list_text(path)
+    if text is None:
         return {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MutateError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     out = {}
     for raw in text.splitlines():
         line = raw.strip()

@@ -163,6 +163,23 @@ def test_member_since_tests_what_changed():
     assert not member_since((5, 1, 2), q, seqs)  # same length, the head changed
 
 
+@pytest.mark.parametrize("text, reads", [
+    ("x' = 1 /\\ UNCHANGED y", set()), ("x' = y /\\ UNCHANGED y", {1}),
+    ("UNCHANGED x /\\ x' = 2", {0}), ("\\/ x' = 1 \\/ UNCHANGED <<x, y>>", {0}),
+    ("x' = x + 1 /\\ UNCHANGED y", {0}), ("LET z == x IN z' = 1", None),
+])
+def test_what_an_action_depends_on(tmp_path, text, reads):
+    """action_reads: UNCHANGED v is a copy unless v is primed elsewhere in the action."""
+    from checker.semantics.compiler import Compiler
+
+    _spec(tmp_path, "TRUE")
+    (tmp_path / "E.tla").write_text(f"---- MODULE E ----\nEXTENDS M\nE == {text}\n====\n")
+    loaded = load_spec(tmp_path / "E.tla")
+    comp = Compiler(loaded.scopes, loaded.root.name, list(loaded.scope.variables), {}, {})
+    sym = loaded.scope.symbols["E"]
+    assert comp.action_reads(sym.node.body, comp.root_env()) == reads
+
+
 @pytest.mark.parametrize("text, primed", [
     ("x' = x + 1", {0}), ("UNCHANGED y", {1}), ("x' = y /\\ UNCHANGED <<y>>", {0, 1}),
     ("(x + y)' > 1", {0, 1}), ("x = 1", set()), ("LET z == x IN z' = 1", None),

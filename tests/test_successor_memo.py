@@ -25,6 +25,12 @@ SPECS = {
             "C == y = 3 /\\ x' = x \\div (x - 2) /\\ UNCHANGED y\n"
             "Next == A \\/ B \\/ C\n",
             "INIT Init\nNEXT Next\n", ("error", 13, 36, 5)),
+    # B keeps x UNCHANGED and primes it too: x' = 2 compares the old x, so B reads x (a memo
+    # that took UNCHANGED x for a copy only would never fire B: 3 states).
+    "SM5": ("EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+            "C == x' = (x + 1) % 3 /\\ UNCHANGED y\n"
+            "B == UNCHANGED x /\\ x' = 2 /\\ y' = 7\nNext == C \\/ B\n",
+            "INIT Init\nNEXT Next\n", ("ok", 6, 9, None)),
     # x holds 0, TRUE and 1: Python's == merges TRUE and 1, so x's values are not shared.
     "SM3": ("EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
             "Flip == x' = (IF x = 0 THEN TRUE ELSE IF x = TRUE THEN 1 ELSE 0) /\\ UNCHANGED y\n"

@@ -56,8 +56,8 @@ class ActionsMixin:
         for a in out:
             e, aenv = a.gen
             if all(b[0] == "val" for b in aenv.locals.values()):
-                found = self._reads(e, aenv, True, False)
-                a.reads = None if found is None else frozenset(found[0])
+                found = self.action_reads(e, aenv)
+                a.reads = None if found is None else frozenset(found)
             a.gen = self.compile_action(e, aenv, pyname("act", a.name, len(out)))
             a.body = self.last_body
         return out

@@ -89,16 +89,28 @@ class IncrementalMixin:
         found = self._reads(e, env, True)
         return None if found is None else found[1]
 
-    def _reads(self, e, env: Env, primes: bool, unchanged_reads: bool = True
-               ) -> tuple[set[int], set[int]] | None:
-        """(unprimed, primed) variable indices e reads; primes: whether x' may occur;
-        unchanged_reads: whether UNCHANGED x counts as a read of x (unprimed) too."""
+    def action_reads(self, e, env: Env) -> set[int] | None:
+        """The variables an action's successors depend on: what it reads unprimed, and what it
+        keeps UNCHANGED while also priming it elsewhere (`x' = 5 /\\ UNCHANGED x` compares
+        the old value); a variable only kept UNCHANGED is copied, not read. None: not sure."""
+        found = self._reads(e, env, True, False)
+        if found is None:
+            return None
+        reads, primed, kept = found
+        return reads | (kept & primed)
+
+    def _reads(self, e, env: Env, primes: bool, unchanged_reads: bool = True):
+        """(unprimed, primed) variable indices e reads, or None when not sure; primes: whether
+        x' may occur; unchanged_reads: whether UNCHANGED x counts as reading x both ways (else
+        the variables under UNCHANGED are a third set: (unprimed, primed, kept))."""
         reads: set[int] = set()
         primed: set[int] = set()
+        kept: set[int] = set()
         seen: set = set()
         index = {v: i for i, v in enumerate(self.variables)}
+        into = {False: reads, True: primed, "kept": kept}
 
-        def visit(n, nenv, under: bool) -> bool:
+        def visit(n, nenv, under) -> bool:
             t = type(n)
             if t is tuple:
                 return all(visit(x, nenv, under) for x in n)
@@ -111,16 +123,20 @@ class IncrementalMixin:
                 name = n.name if t is ast.Ident else n.op
                 if name in ("'", "UNCHANGED") and t is ast.OpApp and primes \
                         and name not in nenv.locals and nenv.scope.symbols.get(name) is None:
-                    return visit(n.args, nenv, True) and (
-                        name == "'" or not unchanged_reads or visit(n.args, nenv, under))
+                    if name == "'":
+                        return visit(n.args, nenv, True if under is False else under)
+                    if not unchanged_reads:
+                        return visit(n.args, nenv, "kept" if under is False else under)
+                    return visit(n.args, nenv, True) and visit(n.args, nenv, under)
                 if name in ("'", "ENABLED", "UNCHANGED", "[]", "<>", "~>", "-+->", "\\cdot"):
                     return False
                 sym = None if name in nenv.locals else nenv.scope.symbols.get(name)
-                if under and (name in nenv.locals or (sym is None and t is ast.Ident) or (
+                if under is not False and (
+                        name in nenv.locals or (sym is None and t is ast.Ident) or (
                         sym is not None and sym.kind in ("bound", "param"))):
                     return False  # a parameter or LET name primed: its expression is elsewhere
                 if sym is not None and not self._reads_symbol(
-                        sym, n, nenv, index, primed if under else reads, seen,
+                        sym, n, nenv, index, into[under], seen,
                         lambda d, denv: visit(d, denv, under), under):
                     return False
             for f in n.__dataclass_fields__:
@@ -128,7 +144,9 @@ class IncrementalMixin:
                     return False
             return True
 
-        return (reads, primed) if visit(e, env, False) else None
+        if not visit(e, env, False):
+            return None
+        return (reads, primed) if unchanged_reads else (reads, primed, kept)
 
     def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
                       visit, under: bool = False) -> bool:

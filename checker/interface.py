@@ -77,6 +77,15 @@ class Model:
     # process, so only the local backend checks them.
     witnesses: object = None
 
+    def successor_in_model(self, state, succ) -> bool:
+        """Is succ, a successor of `state` (a state inside the constraints: only those are
+        expanded), inside the constraints and the action constraints?"""
+        if self.step_constraints is not None:
+            inside = all(c(succ, state) for c in self.step_constraints)
+        else:
+            inside = all(c(succ) for c in self.constraints)
+        return inside and all(c(state, succ) for c in self.action_constraints)
+
 
 @dataclass
 class Step:

@@ -106,14 +106,6 @@ def _no_counts() -> CountsRefused:
     return CountsRefused("with --workers", "the workers", "--workers 1")
 
 
-def _in_model(model: Model, state, succ) -> bool:
-    if model.step_constraints is not None:  # state is inside the constraints
-        return all(c(succ, state) for c in model.step_constraints) and all(
-            c(state, succ) for c in model.action_constraints)
-    return all(c(succ) for c in model.constraints) and all(
-        c(state, succ) for c in model.action_constraints)
-
-
 def _claims(cands: list):
     """(fingerprints, positions) of candidate successors, as arrays."""
     return (np.fromiter(map(_first, cands), dtype=np.uint64, count=len(cands)),
@@ -399,7 +391,7 @@ class _Worker:
                 pos = r | idx
                 idx += 1
                 try:
-                    in_model = plain or _in_model(model, state, succ)
+                    in_model = plain or model.successor_in_model(state, succ)
                 except FAILURES as e:
                     event = _event((pos, 0), _failure(e, [], IN_CONSTRAINT,
                                                       ("constraint", None)),

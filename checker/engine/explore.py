@@ -189,8 +189,6 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
     succ_invariants = model.step_invariants or invariants
     stepwise = bool(model.step_invariants)
     constraints = model.constraints
-    succ_constraints = (model.step_constraints if model.step_constraints is not None
-                        else [lambda s, p, c=c: c(s) for c in constraints])
     action_constraints = model.action_constraints
     action_props = model.action_properties
     outdeg: list[int] = []
@@ -301,6 +299,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         expand = model.expand or (lambda s, out: None)
 
         constrained = bool(constraints or action_constraints)
+        successor_in_model = model.successor_in_model
         # States outside the constraints that satisfied the invariants: generated again, they
         # need no second check when the invariants read nothing but the state (and the key is
         # the whole state's, not a VIEW's or a symmetry class's).
@@ -315,8 +314,7 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             in_model = True
             if constrained:
                 try:
-                    in_model = all(c(succ, state) for c in succ_constraints) and all(
-                        c(state, succ) for c in action_constraints)
+                    in_model = successor_in_model(state, succ)
                 except FAILURES as e:
                     raise _failure(e, trace_to(key, level, step_of(action, succ)),
                                    IN_CONSTRAINT, ("constraint", None)) from None

@@ -264,22 +264,6 @@ def member_test(s):
     return _KindExact(s)
 
 
-class _Since:
-    """test(v, w): v \\in s, where w (None if there is none) is the value v replaces, known
-    to be in s: a set with `contains_since` tests only what v does not share with w."""
-
-    __slots__ = ("since", "plain")
-
-    def __init__(self, s, plain):
-        self.since = getattr(s, "contains_since", None)
-        self.plain = plain
-
-    def __call__(self, v, w) -> bool:
-        if self.since is None or w is None:
-            return self.plain(v)
-        return self.since(v, w)
-
-
 _INTS = frozenset((int,))
 _BOOLS = frozenset((bool,))
 
@@ -495,9 +479,8 @@ class SeqSet(LazySet):
             return all(map(self._has, x[n:]))
         if m < n and all(map(operator.is_, x, old[n - m:])):  # old without its head (Tail)
             return True
-        test = _Since(self.base, self._has)
-        return all(i < n and v is old[i] or test(v, old[i] if i < n else None)
-                   for i, v in enumerate(x))
+        has = self._has
+        return all(i < n and v is old[i] or has(v) for i, v in enumerate(x))
 
     def __repr__(self) -> str:
         return f"Seq({show(self.base)})"
@@ -625,9 +608,9 @@ class RecordSet(LazySet):
         if type(r) is not Fn or type(old) is not Fn or tuple.__getitem__(r, 0) is not \
                 tuple.__getitem__(old, 0):
             return r in self
-        for v, w, n, test in zip(tuple.__getitem__(r, 1), tuple.__getitem__(old, 1),  # noqa: B905
-                                 self._names, self._tests):
-            if v is not w and not _Since(self.fields[n], test)(v, w):
+        for v, w, test in zip(tuple.__getitem__(r, 1), tuple.__getitem__(old, 1),  # noqa: B905
+                              self._tests):
+            if v is not w and not test(v):
                 return False
         return True
 

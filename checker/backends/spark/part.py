@@ -129,14 +129,6 @@ def check_invariants(model, state):
     return None
 
 
-def _in_model(model, state, succ) -> bool:
-    if model.step_constraints is not None:  # state is inside the constraints
-        return all(c(succ, state) for c in model.step_constraints) and all(
-            c(state, succ) for c in model.action_constraints)
-    return all(c(succ) for c in model.constraints) and all(
-        c(state, succ) for c in model.action_constraints)
-
-
 # An event is a violation a partition met: (order key, verdict, property, message, error_at,
 # (parent level, parent fingerprint, action index or None, fingerprint or None), successors of
 # the parent the one-process search generated up to it). Its order key is (key, 0) for the
@@ -220,7 +212,7 @@ def expand(part: Part, env, parts: int) -> list:
             generated_by[ai] += 1
             skey = key + _code(idx)
             idx += 1
-            if plain or _in_model(model, state, succ):
+            if plain or model.successor_in_model(state, succ):
                 fp = succ_key(succ)
                 if fp not in seen:
                     seen.add(fp)

@@ -3,11 +3,13 @@
 
 A complete search must give the same counts (distinct, generated, depth) everywhere; a violation
 the same verdict, property and counterexample length (its counts may differ between processes,
-whose order differs from TLC's). To stay within two minutes the suite covers a subset: fingerprints
-against whole states on the small manifest models of at most 8,000 distinct states (all but the
-five largest), and, since worker runs start processes, two workers against one on those without
-liveness of at most 3,000 distinct states (every bug variant among them); every spec under
-tests/specs in both.
+whose order differs from TLC's). On the manifest models the other store and the workers are held
+to the manifest's TLC figures, which test_manifest holds the default (fingerprints, one process)
+to: running the default once more here would only double the suite's time. Covered: the small
+manifest models of at most 3,000 distinct states (115 of 207) with whole states, those without
+liveness of at most 1,200 (54, 42 of them violations) with two workers; every spec under
+tests/specs in both, against the default run directly. `bench/run.py --modes exact,fp,w1,w2`
+prints every mode's figures for the larger ones.
 """
 from __future__ import annotations
 
@@ -29,8 +31,21 @@ LOCAL_SPECS = [("ActionProp", "ActionProp"), ("Counter", "Counter"), ("Counter",
                ("Sym", "SymNone"), ("Sym", "SymView"), ("Vals", "Vals")]
 
 
+def manifest_figures(entry) -> dict:
+    """What TLC reports for `entry`, in figures()'s shape (counts only where they are TLC's
+    whatever the order: a complete search, or a safety violation found in TLC's order)."""
+    out = {"verdict": entry.verdict, "property": entry.property,
+           "trace_length": entry.trace_length}
+    if entry.verdict == "ok" or not entry.liveness:
+        out.update(distinct=entry.distinct_states, generated=entry.states_generated,
+                   depth=entry.depth)
+    # a figure the manifest does not record (a liveness lasso's length) is not compared
+    return {k: v for k, v in out.items() if v is not None or k in ("verdict", "property")}
+
+
 def figures(o, complete_counts: bool = True) -> dict:
-    out = {"verdict": o.verdict, "property": o.property, "trace_length": o.trace_length}
+    out = {"verdict": o.verdict, "property": o.property,
+           "trace_length": o.trace_length if o.verdict != "ok" else None}
     if o.verdict == "ok" or complete_counts:
         out.update(distinct=o.distinct_states, generated=o.states_generated, depth=o.depth)
     return out
@@ -44,14 +59,14 @@ def run_spec(spec, cfg, **kw):
     return check(SPECS / f"{spec}.tla", SPECS / f"{cfg}.cfg", **kw)
 
 
-FP_MODELS = [e for e in SMALL if (e.distinct_states or 0) <= 8000]
+FP_MODELS = [e for e in SMALL if (e.distinct_states or 0) <= 3000]
 
 
 @pytest.mark.parametrize("entry", FP_MODELS, ids=lambda e: e.name)
-def test_fingerprints_count_as_whole_states_on_the_manifest_models(entry):
+def test_whole_states_count_as_tlc_on_the_manifest_models(entry):
+    want = manifest_figures(entry)
     exact = run_entry(entry, exact_states=True)
-    fp = run_entry(entry)
-    assert figures(fp) == figures(exact)
+    assert {k: v for k, v in figures(exact).items() if k in want} == want
 
 
 @pytest.mark.parametrize("spec,cfg", LOCAL_SPECS)
@@ -62,14 +77,16 @@ def test_fingerprints_count_as_whole_states_on_the_test_specs(spec, cfg):
     assert [s.state for s in fp.trace] == [s.state for s in exact.trace]
 
 
-WORKER_MODELS = [e for e in SMALL if not e.liveness and (e.distinct_states or 0) <= 3000]
+WORKER_MODELS = [e for e in SMALL if not e.liveness and (e.distinct_states or 0) <= 1200]
 
 
 @pytest.mark.parametrize("entry", WORKER_MODELS, ids=lambda e: e.name)
-def test_two_workers_count_as_one_on_the_manifest_models(entry):
-    one = run_entry(entry)
+def test_two_workers_count_as_tlc_on_the_manifest_models(entry):
+    want = manifest_figures(entry)
+    if entry.verdict != "ok":  # counts at a violation depend on the processes' order
+        want = {k: want[k] for k in ("verdict", "property", "trace_length")}
     two = run_entry(entry, workers=2)
-    assert figures(two, complete_counts=False) == figures(one, complete_counts=False)
+    assert {k: v for k, v in figures(two, complete_counts=False).items() if k in want} == want
 
 
 @pytest.mark.parametrize("spec,cfg", LOCAL_SPECS)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from checker.cli import main

@@ -107,7 +107,8 @@ def test_the_time_budget_stops_a_size_and_says_so(tmp_path):
     assert (row["size"], row["verdict"]) == ("dirs=2,partitions=2", "budget")
     assert row["message"] == "stopped at the budget of 2s; the counts are partial"
     assert 2 <= float(row["seconds"]) < 10
-    assert 0 < int(row["distinct_states"]) < 44930
+    # partial: on a loaded machine (parallel tests) compiling may take the whole budget
+    assert 0 <= int(row["distinct_states"]) < 44930
 
 
 @pytest.mark.parametrize("args, code, message", [

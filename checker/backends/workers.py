@@ -49,6 +49,7 @@ from ..engine.explore import (
     _outdegree,
     _replay,
     _Stop,
+    action_failure,
     check_invariants,
     collision_estimate,
 )
@@ -56,10 +57,12 @@ from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
 from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
+from ..semantics.values import NotAssigned
 from ..verdicts import ERROR
 from . import CountsRefused
 
 _IDX_BITS = 32  # a position is parent rank << 32 | successor index
+_AFTER_SUCCESSORS = (1 << _IDX_BITS) - 1  # a state's error: after the successors met before it
 # Automatic garbage collection is off in the workers, as in the local search (engine.explore).
 # The odd cycle generated code makes is collected between two levels once the objects made and
 # not freed since the last collection pass this many: collecting at every level would walk every
@@ -313,7 +316,7 @@ class _Worker:
         if model.set_level:
             model.set_level(level)
         expand = model.expand or (lambda s, out: None)
-        acts, coverage = self.acts, self.coverage
+        coverage = self.coverage
         plain = not model.constraints and not model.action_constraints
         action_props = model.action_properties
         # (fingerprint, position, state, parent fp, action index, j), spilled past the limit
@@ -353,16 +356,11 @@ class _Worker:
             if not fast:
                 key_of = Parent(state, pfp).successor if self.incremental else self.key_of
             buf.clear()
+            failed = None
             try:
                 expand(state, emit)
             except FAILURES as e:
-                cur = max((x for x in buf if type(x) is int), default=0)
-                where = acts[cur].label
-                generated += sum(1 for x in buf if type(x) is not int)
-                event = _event((r - 1, 0), _failure(e, [], f"The error occurred in action "
-                                                    f"{where}.", ("action", where)),
-                               (level, pfp, None, None))
-                break
+                failed = e  # the successors met before it first, as in the one-process search
             mid = 0
             if mid_states is not None:  # A \cdot B's intermediate states count as generated
                 mid, mid_states[0] = mid_states[0], 0
@@ -377,6 +375,10 @@ class _Worker:
                     if fp not in local:
                         remember(fp)
                         cands.append((fp, r | idx, succs[idx], pfp, ais[idx], j))
+                if failed is not None:
+                    generated += isinstance(failed, NotAssigned)  # the incomplete successor
+                    event = self._failed_action(failed, buf, r, level, pfp)
+                    break
                 if not count and not mid and model.check_deadlock:
                     event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                     break
@@ -421,6 +423,10 @@ class _Worker:
                     break
             if event is not None:
                 break
+            if failed is not None:
+                generated += isinstance(failed, NotAssigned)  # the incomplete successor
+                event = self._failed_action(failed, buf, r, level, pfp)
+                break
             if idx == 0 and not mid and model.check_deadlock:
                 event = ((r - 1, 0), "deadlock", None, None, None, (level, pfp, None, None))
                 break
@@ -434,6 +440,13 @@ class _Worker:
         self.claim_index = [np.flatnonzero(owners == o) for o in range(self.n)]
         return (generated, event, [(fps[i], keys[i]) for i in self.claim_index],
                 not self.cands.on_disk)
+
+    def _failed_action(self, e, buf, r, level, pfp) -> tuple:
+        """The event of an error expanding the state of rank position `r`: ordered after
+        the successors it had before the error, which `buf` holds (then the failed action)."""
+        cur = max((x for x in buf if type(x) is int), default=0)
+        stop = action_failure(e, [], self.acts[cur], len(self.acts) > 1)
+        return _event((r | _AFTER_SUCCESSORS, 0), stop, (level, pfp, None, None))
 
     def decide(self, fps, keys, counts, balance: bool):
         """Phase 2 (as an owner): of the claims of each fingerprint never seen before, the one
@@ -949,6 +962,8 @@ class _Coordinator:
                  for (_, a), s in zip(chain, states, strict=True)]
         if error_at is not None:
             exc = self._reproduce(trace, error_at, level)
+        if isinstance(exc, NotAssigned):  # the incomplete successor ends it, as in TLC's
+            trace.append(step_of(exc.action, exc.state))
         result = self._result(verdict, prop, trace, generated, distinct, depth, message,
                               error_at, exc)
         result.outdegree = _histogram_outdegree(outdeg)
@@ -967,7 +982,12 @@ class _Coordinator:
             if kind == "invariant":
                 dict(model.invariants)[name](last)
             elif kind == "action" and model.expand:
-                model.expand(last, lambda x: None)
+                buf: list = []
+                try:
+                    model.expand(last, buf.append)
+                except NotAssigned as e:  # which action left it incomplete
+                    e.action = model.actions[max(x for x in buf if type(x) is int)]
+                    raise
             elif kind == "constraint":
                 all(c(last) for c in model.constraints) and prev is not None and all(
                     c(prev, last) for c in model.action_constraints)

@@ -25,7 +25,7 @@ from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for c
     step_of,
 )
 from ..semantics.runtime import AssertFailure
-from ..semantics.values import same_kinds
+from ..semantics.values import NotAssigned, same_kinds
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .frontier import Frontier
 from .witnesses import REACHED
@@ -42,6 +42,18 @@ def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=No
     own = isinstance(e, AssertFailure) and error_at[0] not in ("init", "invariant")
     verdict = ASSERT if own else ERROR
     return _Stop(verdict, prop, trace, message, error_at, e)
+
+
+def action_failure(e: BaseException, trace: list, action, several: bool) -> _Stop:
+    """The stop for an error met running `action` on the last state of `trace`. A successor
+    the action left incomplete is TLC's own error: its message names the action when Next has
+    `several`, and the trace ends with that successor (the caller counts it as generated)."""
+    where = action.label
+    if isinstance(e, NotAssigned):
+        e.action, e.message = action, e.worded(action.name if several else None)
+        return _Stop(ERROR, None, trace + [step_of(action, e.state)], e.message,
+                     ("action", where), e)
+    return _failure(e, trace, f"The error occurred in action {where}.", ("action", where))
 
 
 _RECENT = 1 << 20  # fingerprints per recent level kept in a set (about 70 bytes each)
@@ -371,14 +383,13 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
             if incremental and not fast:
                 succ_key = Parent(state, key).successor
             buf.clear()
+            failed = None
             try:
                 expand(state, emit)
             except FAILURES as e:
-                cur = max((x for x in buf if type(x) is int), default=0)
-                where = acts[cur][0].label
-                stats["generated"] += sum(1 for x in buf if type(x) is not int)
-                raise _failure(e, trace_to(key, level), f"The error occurred in action {where}.",
-                               ("action", where)) from None
+                # As TLC: the successors met before the error are handled first (stored,
+                # checked), then the error stops the search.
+                failed = e
             if mid_states is not None:  # A \cdot B's intermediate states count as generated
                 stats["generated"] += mid_states[0]
                 mid_states[0] = 0
@@ -472,6 +483,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                      _TraceTo(trace_to, key, level, action, succ),
                                      state if stepwise else None)
                 push((succ, skey, nxt))
+            if failed is not None:
+                cur = max((x for x in buf if type(x) is int), default=0)
+                stats["generated"] += isinstance(failed, NotAssigned)  # the incomplete one
+                raise action_failure(failed, trace_to(key, level), acts[cur][0],
+                                     len(acts) > 1)
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1
             if len(tail) > spill_at:

@@ -45,7 +45,7 @@ from .constant_fold import ConstantFoldMixin
 from .runtime import B_VALUE
 from .scope import IMPURE, NEXT, READS, STATE, CompileError, Env, Frame, pyname
 from .share import share_within
-from .values import UNKNOWN
+from .values import NULL, UNKNOWN, NotAssigned
 
 
 class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, InstancesMixin,
@@ -97,6 +97,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
         # it has no state (generated functions take s and t as parameters).
         self.g["s"] = self.g["t"] = None
         self.g["_UNKNOWN"] = UNKNOWN
+        self.g.update(_NULL=NULL, _NotAssigned=NotAssigned)  # a successor left incomplete
         self.g.update(_U=rt.UNSET, _Lazy=rt.Lazy, _LazyFn=rt.LazyFn)  # constant code may need them
         self.partial = False  # compiling ENABLED: unassigned primes are unknown, not errors
         # Compiling an ENABLED written in an instantiated module: the frame whose variables

@@ -423,6 +423,41 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
+class _Null:
+    """The value TLC shows (`null`) for a variable a successor state leaves unassigned: such
+    a state ends the counterexample of a "not completely specified" error, nowhere else."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "null"
+
+    def __reduce__(self):  # still the one NULL after a trip through pickle
+        return "NULL"
+
+
+NULL = _Null()
+
+
+class NotAssigned(EvalError):
+    """A successor state in which an action left variables unassigned. It carries that
+    state (`NULL` in each unassigned variable) so the counterexample can end with it, as
+    TLC's does; the engine words the message, which names the action when Next has several."""
+
+    def __init__(self, state: tuple, missing, span=None):
+        self.state, self.missing = state, tuple(sorted(missing))
+        self.action = None  # the engine's action that made it, set by whoever knows it
+        super().__init__(self.worded(None), span)
+
+    def worded(self, action: str | None) -> str:
+        """TLC's message; `action` only when Next was split into several actions."""
+        by = ("the next-state action" if action is None
+              else f"action {action} of the next-state relation")
+        which = "variables are" if len(self.missing) > 1 else "variable is"
+        return (f"Successor state is not completely specified by {by}. "
+                f"The following {which} not assigned: {', '.join(self.missing)}.")
+
+
 NAT = _Named("Nat", lambda x: type(x) is int and x >= 0)
 INT = _Named("Int", lambda x: type(x) is int)
 STRING = _Named("STRING", lambda x: type(x) is str)

@@ -11,6 +11,11 @@ them apart from strings, and infinite sets by their TLA+ text (a finite set kept
 kipcheck keeps in `#meta` what it needs to render the trace again exactly: each state's action
 (`action`, `actionName`, `params`), the lasso's closing action (`loopAction`), the verdict and
 property, TLC's order of the names (`order`) and the sequence-diagram lanes (`lanes`).
+
+The last state of a "not completely specified" error has variables the action left unassigned
+(TLC prints them as `null`): each is written `{"#unserializable": "null"}`, and the state's
+`#meta` lists them in `unassigned`, so reading it back gives them no value again (a model value
+named null stays a model value).
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ import json
 import re
 
 from ..semantics import values as V
-from ..semantics.values import Fn, LazySet, ModelValue, intern_names, make_fn
+from ..semantics.values import NULL, Fn, LazySet, ModelValue, intern_names, make_fn
 from .counterexample import Counterexample, Step
 from .order import Opaque
 
@@ -64,7 +69,7 @@ def encode(value, printer):
         return {"#map": [[encode(k, printer), encode(v, printer)] for k, v in pairs]}
     if isinstance(value, LazySet) and value.finite:  # {b} \X 1..2 kept lazily in a state
         return {"#set": [encode(e, printer) for e in printer.elements(value.materialise())]}
-    if isinstance(value, LazySet) or t is Opaque:
+    if isinstance(value, LazySet) or t is Opaque or value is NULL:
         return {"#unserializable": repr(value)}
     raise TraceFormatError(f"cannot write the value {value!r} in a trace")
 
@@ -97,6 +102,9 @@ def to_itf(cx: Counterexample) -> dict:
         smeta: dict = {"index": i}
         if step.label is not None:
             smeta.update(_action_meta(step, p))
+        unassigned = [n for n, v in zip(cx.variables, step.state, strict=True) if v is NULL]
+        if unassigned:
+            smeta["unassigned"] = unassigned
         state = {"#meta": smeta}
         for name, value in zip(cx.variables, step.state, strict=True):
             state[name] = encode(value, p)
@@ -230,7 +238,12 @@ def from_itf(doc) -> Counterexample:
         if type(smeta) is not dict:
             raise TraceFormatError("#meta must be an object", f"{where}.#meta")
         label, name, params = _read_action(smeta, f"{where}.#meta")
-        values = tuple(decode(state[v], f"{where}.{v}") for v in variables)
+        unassigned = smeta.get("unassigned", [])
+        if type(unassigned) is not list or any(v not in variables for v in unassigned):
+            raise TraceFormatError("unassigned must be an array of variables",
+                                   f"{where}.#meta.unassigned")
+        values = tuple(NULL if v in unassigned else decode(state[v], f"{where}.{v}")
+                       for v in variables)
         steps.append(Step(label, name, params, values))
     loop = doc.get("loop")
     back = None

@@ -7,13 +7,14 @@ an action with parameters `context` (parameter -> value) and `parameters` (their
 adds the edge from the last state back to the loop's state. Values as the Json module writes
 them: records and other functions as objects (keys printed as TLA+ values unless strings),
 sequences and sets as arrays, model values as their names. kipcheck knows no source location of
-an action instance, so `location` is left out.
+an action instance, so `location` is left out. TLC writes no JSON for a "not completely
+specified" error; kipcheck writes the variables its last state leaves unassigned as JSON null.
 """
 from __future__ import annotations
 
 import json
 
-from ..semantics.values import Fn, LazySet, ModelValue
+from ..semantics.values import NULL, Fn, LazySet, ModelValue
 from .counterexample import Counterexample, Step
 
 
@@ -23,6 +24,8 @@ def _value(v, printer):
         return v
     if t is ModelValue:
         return v.name
+    if v is NULL:
+        return None
     if t is tuple:
         return [_value(e, printer) for e in v]
     if t is frozenset:

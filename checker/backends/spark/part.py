@@ -20,6 +20,7 @@ import numpy as np
 
 from ...engine.fingerprints import Parent, successor_keys
 from ...interface import EVAL_ERRORS, error_message
+from ...semantics.values import NotAssigned
 from .codec import Keys, Packed, packable
 
 _OWNER_SHIFT = np.uint64(32)
@@ -43,6 +44,9 @@ def code(i: int) -> bytes:
 
 _SMALL = [bytes((i,)) for i in range(0x80)]
 _CODES = [code(i) for i in range(0x4000)]
+# Appended to a state's key: after the keys of all its successors (no code starts with 0xFF),
+# before the next state's. An error expanding the state is ordered there.
+AFTER_SUCCESSORS = b"\xff"
 
 
 def last_index(key: bytes) -> int:
@@ -170,18 +174,11 @@ def expand(part: Part, env, parts: int) -> list:
     j = -1
     for j, (key, state, pfp) in enumerate(frontier):
         buf.clear()
+        failed = None
         try:
             expand_fn(state, emit)
         except EVAL_ERRORS as e:
-            cur = max((x for x in buf if type(x) is int), default=0)
-            where = acts[cur].label
-            partial = sum(1 for x in buf if type(x) is not int)
-            generated += partial
-            counts.append(partial)
-            event = ((key, 0), "error", None,
-                     f"{error_message(e)}\nThe error occurred in action {where}.",
-                     ("action", where), (level, pfp, None, None), partial)
-            break
+            failed = e  # the successors met before it first, as in the one-process search
         if mid_states is not None:  # A \cdot B's intermediate states count as generated
             mid, mid_states[0] = mid_states[0], 0
             generated += mid
@@ -198,6 +195,12 @@ def expand(part: Part, env, parts: int) -> list:
                     c_parents.append(pfp)
                     c_actions.append(ais[idx])
                     c_js.append(j)
+            if failed is not None:
+                made = count + isinstance(failed, NotAssigned)  # and the incomplete one
+                generated += made - count
+                counts[-1] += made - count
+                event = _failed_action(failed, buf, acts, key, (level, pfp, None, None), made)
+                break
             if not count and not mid and model.check_deadlock:
                 event = ((key, 0), "deadlock", None, None, None, (level, pfp, None, None), 0)
                 break
@@ -234,6 +237,12 @@ def expand(part: Part, env, parts: int) -> list:
                     break
             if event is not None:
                 break
+        if event is None and failed is not None:
+            made = idx + isinstance(failed, NotAssigned)  # and the incomplete one
+            generated += made - idx
+            counts.append(made + mid)
+            event = _failed_action(failed, buf, acts, key, (level, pfp, None, None), made)
+            break
         counts.append(idx + mid)
         if event is not None:
             break
@@ -362,6 +371,18 @@ def merge(part: Part, records, env) -> Part:
                   "event": min(events, key=_first) if events else None,
                   "hist": hist, "visited": len(visited), "bytes": int(visited.nbytes)}
     return new
+
+
+def _failed_action(e, buf: list, acts, key: bytes, where: tuple, made: int) -> tuple:
+    """The event of an error expanding the state of `key`, after the successors it had
+    before the error (`made` of them generated); `buf` ends with the failed action."""
+    action = acts[max((x for x in buf if type(x) is int), default=0)]
+    if isinstance(e, NotAssigned):
+        message = e.worded(action.name if len(acts) > 1 else None)
+    else:
+        message = f"{error_message(e)}\nThe error occurred in action {action.label}."
+    return ((key + AFTER_SUCCESSORS, 0), "error", None, message, ("action", action.label),
+            where, made)
 
 
 def before(old: Part, new: Part, parent_key: bytes, bound: bytes) -> tuple[int, int]:

@@ -26,7 +26,8 @@ import numpy as np
 
 from ...engine.checkpoint import LevelPauses
 from ...engine.explore import _replay, _young_gc_only, collision_estimate
-from ...interface import EVAL_ERRORS, Result, Step
+from ...interface import EVAL_ERRORS, Result, Step, step_of
+from ...semantics.values import NotAssigned
 from ...verdicts import ERROR
 from ..workers import _histogram_outdegree
 from . import part as P_
@@ -295,6 +296,8 @@ class SparkSearch:
         (bound, _), parent_key = event[0], event[0][0]
         if event[5][2] is not None:  # a step: its parent's key is the bound's prefix
             parent_key = bound[:len(bound) - len(P_.code(P_.last_index(bound)))]
+        elif event[4] is not None and event[4][0] == "action":  # after the state's successors
+            parent_key = bound[:-len(P_.AFTER_SUCCESSORS)]
         if self.rdd is None:
             found = [P_.before(o, n, parent_key, bound)
                      for o, n in zip(self.prev, self.parts, strict=True)]
@@ -410,6 +413,8 @@ class SparkSearch:
         trace = _replay(model, self.env.key_of,
                         [(k, None if a < 0 else acts[a]) for k, a in chain])
         exc = self._reproduce(error_at, trace, level) if verdict == "error" else None
+        if isinstance(exc, NotAssigned):  # the incomplete successor ends it, as in TLC's
+            trace.append(step_of(exc.action, exc.state))
         result = self._result(verdict, prop, trace, generated, distinct, depth, message,
                               error_at, exc)
         result.outdegree = self._outdegree(hist, expanded_total, pending)
@@ -424,7 +429,12 @@ class SparkSearch:
             elif error_at and error_at[0] == "action" and model.expand:
                 if model.set_level:
                     model.set_level(level)
-                model.expand(trace[-1].state, lambda x: None)
+                buf: list = []
+                try:
+                    model.expand(trace[-1].state, buf.append)
+                except NotAssigned as e:  # which action left it incomplete
+                    e.action = model.actions[max(x for x in buf if type(x) is int)]
+                    raise
         except EVAL_ERRORS as e:
             return e
         return None

@@ -189,7 +189,10 @@ DeleteTopic(n) ==
 \* another topic id is stale ("Stale state": close it, move it to the
 \* deleting dir) and replaced -- unless BugKeepStrayLog, which keeps it and
 \* skips the partition.  A FULL request also stages for deletion every local
-\* log whose name the request does not contain (BugIgnoreFullType: it does not).
+\* log whose name the request does not contain (BugIgnoreFullType: it does not;
+\* BugFullKeepsLiveTopicLog: not a log whose topic id is still live -- the
+\* broker's metadata cache, the controller's view here -- such as the log of a
+\* partition reassigned away while the broker was down).
 \* A log on a failed dir is out of reach: its partition is left as it is
 \* (KAFKA_STORAGE_ERROR), whatever the request says.
 HandleLair(b, r) ==

@@ -10,14 +10,17 @@ EXTENDS KIP516
 
 IdOrNone == Ids \cup {NONE}
 PartStates == [id: IdOrNone, leader: Brokers \cup {NONE}, epoch: Nat]
-Requests == [kind: {"lair", "stop"}, full: BOOLEAN,
+Requests == [kind: {"lair", "stop", "stopkeep"}, full: BOOLEAN,
              parts: SUBSET [name: Names, id: IdOrNone, leader: Brokers \cup {NONE}, epoch: Nat],
              name: Names \cup {NONE}, id: IdOrNone]
 
 TypeOK ==
     /\ ctrl \in [Names -> [state: {"none", "live", "deleting"}, id: IdOrNone,
                            replicas: SUBSET Brokers, leader: Brokers \cup {NONE},
-                           epoch: Nat, awaiting: SUBSET Brokers]]
+                           epoch: Nat, awaiting: SUBSET Brokers, adding: SUBSET Brokers,
+                           removing: SUBSET Brokers, reassigns: 0..MaxReassigns]]
+    /\ \A n \in Names : /\ ctrl[n].adding \cup ctrl[n].removing \subseteq ctrl[n].replicas
+                       /\ ctrl[n].adding \cap ctrl[n].removing = {}
     /\ usedIds \subseteq Ids
     /\ \A b \in Brokers : \A k \in 1..Len(chan[b]) : chan[b][k] \in Requests
     /\ alive \in [Brokers -> BOOLEAN]
@@ -50,6 +53,17 @@ NoStrayAfterFullLeaderAndIsr ==
 (* A live topic's leader is one of its replicas. *)
 LeaderIsReplica ==
     \A n \in Names : Live(ctrl, n) /\ ctrl[n].leader # NONE => ctrl[n].leader \in ctrl[n].replicas
+
+(* Once quiet -- every broker running with its dirs online and nothing left *)
+(* to handle -- no broker keeps a log of a partition it no longer hosts: a   *)
+(* log is the current topic id's, on one of its replicas.  StopReplica       *)
+(* (deletion, a reassignment's removed or cancelled replica) cleans up a     *)
+(* broker that was up; the FULL LeaderAndIsr of a restart one that was down  *)
+(* ("partitions ... reassigned away from brokers while they are down").      *)
+QuietNoStrayLogs ==
+    (\A b \in Brokers : alive[b] /\ chan[b] = <<>> /\ offline[b] = {})
+        => \A b \in Brokers, n \in Names :
+               logs[b][n] # NONE => Live(ctrl, n) /\ b \in ctrl[n].replicas /\ logs[b][n] = ctrl[n].id
 
 -----------------------------------------------------------------------------
 (* Liveness (with LiveSpec).                                                *)

@@ -44,7 +44,17 @@
 (*  - BugIgnoreFullType: a FULL LeaderAndIsr is handled like an            *)
 (*    INCREMENTAL one (type UNSPECIFIED): no reconciliation of stray logs; *)
 (*  - BugKeepStrayLog (KAFKA-14616): a broker that finds a log of the name *)
-(*    with another topic id keeps it and does not create the new replica.  *)
+(*    with another topic id keeps it and does not create the new replica;  *)
+(*  - BugRemovedReplicaKeepsLog: a reassignment's removed replica gets only *)
+(*    StopReplica(deletePartition = false): it stops, its log stays;       *)
+(*  - BugFullKeepsLiveTopicLog: a FULL LeaderAndIsr stages only logs of    *)
+(*    topic ids that are no longer live, not of a partition moved away.    *)
+(*                                                                         *)
+(* Reassignment (EnableReassign; at most MaxReassigns started per          *)
+(* incarnation): the ZooKeeper controller's KIP-455 steps with RS = ORS +  *)
+(* TRS, AR = TRS - ORS, RR = ORS - TRS kept in ctrl[n].replicas, .adding   *)
+(* and .removing.  ISR is not modelled: an adding replica has "caught up"  *)
+(* once its running broker holds the log of the current topic id.          *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets, Sequences
 
@@ -61,18 +71,27 @@ CONSTANTS
     \* variants (all FALSE in the correct configurations)
     WaitForAllReplicasOnDelete,
     BugIgnoreFullType,
-    BugKeepStrayLog
+    BugKeepStrayLog,
+    \* inter-broker partition reassignment (AlterPartitionReassignments, KIP-455)
+    EnableReassign,     \* a reassignment may start, complete or be cancelled
+    MaxReassigns,       \* reassignments started per topic incarnation
+    BugRemovedReplicaKeepsLog,
+    BugFullKeepsLiveTopicLog
 
 ASSUME /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxCrashes \in Nat
+       /\ MaxReassigns \in Nat
        /\ NONE \notin Brokers \cup Names \cup Ids
        /\ \A flag \in {UseTopicIds, EnableConsumer, EnableDirFailures, WaitForAllReplicasOnDelete,
-                       BugIgnoreFullType, BugKeepStrayLog} : flag \in BOOLEAN
+                       BugIgnoreFullType, BugKeepStrayLog, EnableReassign,
+                       BugRemovedReplicaKeepsLog, BugFullKeepsLiveTopicLog} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- controller (ZooKeeper /brokers/topics and its in-memory state) ----
     ctrl,         \* ctrl[n] = [state: "none" | "live" | "deleting", id, replicas,
-                  \*            leader, epoch, awaiting: brokers yet to ack StopReplica]
+                  \*            leader, epoch, awaiting: brokers yet to ack StopReplica,
+                  \*            adding, removing: a reassignment's AR and RR,
+                  \*            reassigns: reassignments started on this incarnation]
     usedIds,      \* topic ids handed out so far
     \* ---- controller -> broker ----
     chan,         \* chan[b]: requests not yet handled by b (FIFO)
@@ -98,11 +117,16 @@ vars       == <<ctrl, usedIds, chan, alive, image, logs, offline, client, staleR
 
 NoPart == [id |-> NONE, leader |-> NONE, epoch |-> 0]
 NoTopic == [state |-> "none", id |-> NONE, replicas |-> {}, leader |-> NONE, epoch |-> 0,
-            awaiting |-> {}]
+            awaiting |-> {}, adding |-> {}, removing |-> {}, reassigns |-> 0]
 
-\* Requests share one record shape (kind "lair" or "stop").
+\* Requests share one record shape (kind "lair", "stop" or "stopkeep").
 Lair(full, parts) == [kind |-> "lair", full |-> full, parts |-> parts, name |-> NONE, id |-> NONE]
 Stop(n, i) == [kind |-> "stop", full |-> FALSE, parts |-> {}, name |-> n, id |-> i]
+\* StopReplica(deletePartition = false): the replica stops, its log stays.
+StopKeep(n, i) == [Stop(n, i) EXCEPT !.kind = "stopkeep"]
+
+\* The topic id n has while it is live (NONE otherwise).
+LiveId(n) == IF ctrl[n].state = "live" THEN ctrl[n].id ELSE NONE
 
 \* The partition state of n a LeaderAndIsr carries for the current incarnation.
 PartState(n, c) == [name |-> n, id |-> c[n].id, leader |-> c[n].leader, epoch |-> c[n].epoch]
@@ -141,7 +165,7 @@ CreateTopic(n, i, R, l) ==
     /\ Cardinality(R) = ReplicationFactor
     /\ IF \E b \in R : alive[b] THEN l \in R /\ alive[l] ELSE l = NONE
     /\ LET c == [ctrl EXCEPT ![n] = [state |-> "live", id |-> i, replicas |-> R, leader |-> l,
-                                     epoch |-> 0, awaiting |-> {}]]
+                                     epoch |-> 0, awaiting |-> {}, adding |-> {}, removing |-> {}, reassigns |-> 0]]
        IN /\ ctrl' = c
           /\ chan' = SendAll(chan, R, Lair(FALSE, {PartState(n, c)}))
     /\ usedIds' = usedIds \cup {i}
@@ -165,7 +189,10 @@ DeleteTopic(n) ==
 \* another topic id is stale ("Stale state": close it, move it to the
 \* deleting dir) and replaced -- unless BugKeepStrayLog, which keeps it and
 \* skips the partition.  A FULL request also stages for deletion every local
-\* log whose name the request does not contain (BugIgnoreFullType: it does not).
+\* log whose name the request does not contain (BugIgnoreFullType: it does not;
+\* BugFullKeepsLiveTopicLog: not a log whose topic id is still live -- the
+\* broker's metadata cache, the controller's view here -- such as the log of a
+\* partition reassigned away while the broker was down).
 \* A log on a failed dir is out of reach: its partition is left as it is
 \* (KAFKA_STORAGE_ERROR), whatever the request says.
 HandleLair(b, r) ==
@@ -173,7 +200,7 @@ HandleLair(b, r) ==
         part(n) == CHOOSE p \in r.parts : p.name = n
         skip == {n \in inReq : BugKeepStrayLog /\ logs[b][n] \notin {NONE, part(n).id}}
                 \cup offline[b]
-        reconcile(n) == r.full /\ ~BugIgnoreFullType /\ n \notin offline[b]
+        reconcile(n) == r.full /\ ~BugIgnoreFullType /\ n \notin offline[b] /\ ~(BugFullKeepsLiveTopicLog /\ logs[b][n] = LiveId(n))
     IN /\ logs' = [logs EXCEPT ![b] =
                      [n \in Names |-> IF n \in inReq \ skip THEN part(n).id
                                       ELSE IF n \notin inReq /\ reconcile(n) THEN NONE
@@ -191,10 +218,11 @@ HandleLair(b, r) ==
 \* request names (without topic ids: any log of that name).  The response
 \* reaches the controller, which completes a deletion once all replicas acked.
 \* A log on a failed dir cannot be deleted: the response is an error.
+\* StopReplica(deletePartition = false) ("stopkeep") stops the replica only.
 HandleStop(b, r) ==
     LET n == r.name
         del == IdMatches(b, n, r.id)
-    IN /\ logs' = [logs EXCEPT ![b][n] = IF del THEN NONE ELSE @]
+    IN /\ logs' = [logs EXCEPT ![b][n] = IF del /\ r.kind = "stop" THEN NONE ELSE @]
        /\ image' = [image EXCEPT ![b][n] = IF del THEN NoPart ELSE @]
        /\ ctrl' = IF ctrl[n].state = "deleting" /\ ctrl[n].id = r.id /\ n \notin offline[b]
                   THEN [ctrl EXCEPT ![n] = IF @.awaiting = {b} THEN NoTopic
@@ -297,10 +325,83 @@ ClientRead(n) ==
        /\ staleReads' = (staleReads \/ logs[v.leader][n] # v.id)
        /\ UNCHANGED <<ctrl, usedIds, chan, brokerVars, client, fullDone, crashesLeft>>
 
+-----------------------------------------------------------------------------
+(* Inter-broker reassignment (EnableReassign), as the ZooKeeper controller   *)
+(* runs it (KafkaController.onPartitionReassignment).  The topic id is what   *)
+(* KIP-516 adds: the LeaderAndIsr an adding replica gets carries it (the new   *)
+(* log's partition.metadata), and so does the StopReplica of a removed or     *)
+(* cancelled replica.  A topic may be deleted (and its name re-created) while *)
+(* it is being reassigned: DeleteTopic sends StopReplica to every replica in  *)
+(* RS and forgets the reassignment.                                           *)
+
+Reassigning(n) == ctrl[n].adding # {} \/ ctrl[n].removing # {}
+
+\* A broker among S that is alive, to lead n (NONE if there is none).
+AnyAlive(S) == IF \E x \in S : alive[x] THEN CHOOSE x \in S : alive[x] ELSE NONE
+
+\* Start: RS = ORS + TRS is written with a new leader epoch and sent in
+\* LeaderAndIsr (with the topic id) to every replica in RS; the adding ones
+\* create their log.  A broker that is down gets it in its FULL request.
+ReassignStart(n, T) ==
+    /\ EnableReassign
+    /\ Live(ctrl, n) /\ ~Reassigning(n) /\ ctrl[n].reassigns < MaxReassigns
+    /\ Cardinality(T) = ReplicationFactor /\ T # ctrl[n].replicas
+    /\ LET c == [ctrl EXCEPT ![n] = [@ EXCEPT !.replicas = @ \cup T, !.adding = T \ ctrl[n].replicas,
+                                             !.removing = ctrl[n].replicas \ T, !.epoch = @ + 1,
+                                             !.reassigns = @ + 1]]
+       IN /\ ctrl' = c
+          /\ chan' = SendAll(chan, c[n].replicas, Lair(FALSE, {PartState(n, c)}))
+    /\ UNCHANGED <<usedIds, brokerVars, client, staleReads, fullDone, crashesLeft>>
+
+\* Completion, once every adding replica has caught up (its running broker
+\* holds the current topic id's log: "in the ISR"): the replicas become TRS, a
+\* leader in RR hands over to an alive one of TRS, the epoch is bumped and
+\* sent to TRS; the removed replicas get StopReplica(delete, topic id)
+\* (BugRemovedReplicaKeepsLog: deletePartition = false).  A removed broker that
+\* is down loses it: the FULL LeaderAndIsr of its restart no longer names n.
+ReassignComplete(n) ==
+    /\ EnableReassign
+    /\ Live(ctrl, n) /\ Reassigning(n)
+    /\ \A x \in ctrl[n].adding : alive[x] /\ logs[x][n] = ctrl[n].id /\ n \notin offline[x]
+    /\ LET T == ctrl[n].replicas \ ctrl[n].removing
+           RR == ctrl[n].removing
+           l == IF ctrl[n].leader \in T THEN ctrl[n].leader ELSE AnyAlive(T)
+           c == [ctrl EXCEPT ![n] = [@ EXCEPT !.replicas = T, !.adding = {}, !.removing = {},
+                                             !.leader = l, !.epoch = @ + 1]]
+           stop == IF BugRemovedReplicaKeepsLog THEN StopKeep(n, ctrl[n].id) ELSE Stop(n, ctrl[n].id)
+       IN /\ ctrl' = c
+          /\ chan' = [x \in Brokers |->
+                        IF ~alive[x] THEN chan[x]
+                        ELSE IF x \in T THEN Append(chan[x], Lair(FALSE, {PartState(n, c)}))
+                        ELSE IF x \in RR THEN Append(chan[x], stop)
+                        ELSE chan[x]]
+    /\ UNCHANGED <<usedIds, brokerVars, client, staleReads, fullDone, crashesLeft>>
+
+\* Cancellation (AlterPartitionReassignments with no target): the replicas go
+\* back to ORS with a new epoch (a leader among the adding replicas hands
+\* over), and the adding replicas get StopReplica(delete, topic id).
+ReassignCancel(n) ==
+    /\ EnableReassign
+    /\ Live(ctrl, n) /\ Reassigning(n)
+    /\ LET O == ctrl[n].replicas \ ctrl[n].adding
+           AR == ctrl[n].adding
+           l == IF ctrl[n].leader \in O THEN ctrl[n].leader ELSE AnyAlive(O)
+           c == [ctrl EXCEPT ![n] = [@ EXCEPT !.replicas = O, !.adding = {}, !.removing = {},
+                                             !.leader = l, !.epoch = @ + 1]]
+       IN /\ ctrl' = c
+          /\ chan' = [x \in Brokers |->
+                        IF ~alive[x] THEN chan[x]
+                        ELSE IF x \in O THEN Append(chan[x], Lair(FALSE, {PartState(n, c)}))
+                        ELSE IF x \in AR THEN Append(chan[x], Stop(n, ctrl[n].id))
+                        ELSE chan[x]]
+    /\ UNCHANGED <<usedIds, brokerVars, client, staleReads, fullDone, crashesLeft>>
+
 Next ==
     \/ \E n \in Names, i \in Ids, R \in SUBSET Brokers, l \in Brokers \cup {NONE} :
           CreateTopic(n, i, R, l)
     \/ \E n \in Names : DeleteTopic(n) \/ ClientRefresh(n) \/ ClientRead(n)
+    \/ \E n \in Names : ReassignComplete(n) \/ ReassignCancel(n)
+    \/ \E n \in Names, T \in SUBSET Brokers : ReassignStart(n, T)
     \/ \E b \in Brokers : HandleRequest(b) \/ Crash(b) \/ Restart(b)
     \/ \E b \in Brokers, n \in Names : ReplicaFetch(b, n) \/ DirFail(b, n)
 

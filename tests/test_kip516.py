@@ -55,3 +55,22 @@ def test_with_dir_failures_the_kip_wording_of_full_reconciliation_fails(tmp_path
     actions = re.findall(r"^State \d+: <(.*)>$", result.output, re.M)
     assert actions == ["Initial predicate", "CreateTopic(A, id0, {b1}, b1)", "HandleRequest(b1)",
                        "Crash(b1)", "Restart(b1)", "DirFail(b1, A)", "HandleRequest(b1)"]
+
+
+def test_a_removed_replica_that_only_stops_keeps_its_log_on_a_running_broker():
+    # BugRemovedReplicaKeepsLog: the reassignment of A from b1 to b2 completes and b1 gets only
+    # StopReplica(deletePartition = false). Every broker is up and idle, yet b1 keeps id0's log;
+    # no crash, so no FULL LeaderAndIsr: only QuietNoStrayLogs sees it.
+    result = CliRunner().invoke(main, [
+        "check", str(PROPS), "--lib", LIB[0], "--config",
+        str(ROOT / "invariants" / "KIP516_bug_removed_replica_keeps_log.cfg")])
+    assert result.exit_code == 12, result.output
+    assert "Invariant QuietNoStrayLogs is violated" in result.output
+    actions = re.findall(r"^State \d+: <(.*)>$", result.output, re.M)
+    assert actions == ["Initial predicate", "CreateTopic(A, id0, {b1}, b1)",
+                       "ReassignStart(A, {b2})", "HandleRequest(b1)", "HandleRequest(b1)",
+                       "HandleRequest(b2)", "ReassignComplete(A)", "HandleRequest(b1)",
+                       "HandleRequest(b2)"]
+    last = result.output[result.output.rindex("State 9:"):]
+    assert "/\\ logs = (b1 :> (A :> id0) @@ b2 :> (A :> id0))" in last
+    assert "replicas |-> {b2}" in last

@@ -51,6 +51,7 @@ BUG_SEEDS = {
     "KIP858_bug_elr_kept_on_unclean_shutdown": 0, "KIP858_finding_elr_reassign_removed_replica": 0,
     "KIP858_bug_elr_dropped_on_assign": 3, "KIP858_bug_elr_kept_on_isr_rejoin": 4,
     "KIP858_bug_elect_last_known_leader_early": 3,
+    "KIP516_bug_removed_replica_keeps_log": 0, "KIP516_bug_full_keeps_live_topic_log": 0,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:

@@ -151,27 +151,6 @@ def test_a_model_value_named_null_stays_a_model_value(tmp_path):
     assert back.steps[-1].state[1] is NULL
 
 
-@pytest.fixture(scope="module")
-def spark_context():
-    """Spark's local master, as test_spark_backend starts it (skipped where it cannot)."""
-    import os
-    import shutil
-    import sys
-
-    pytest.importorskip("pyspark")
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        pytest.skip("Spark backend: no Java")
-    from pyspark import SparkConf, SparkContext
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    conf = (SparkConf().setMaster("local[2,2]").setAppName("kipcheck-tests")
-            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false"))
-    sc = SparkContext.getOrCreate(conf)
-    sc.setLogLevel("ERROR")
-    yield sc
-    sc.stop()
-
-
 def test_spark_gives_the_figures_and_trace_of_one_process(spark_context, tmp_path):
     """In the driver and in Spark (levels past one state): the one-process figures, which are
     TLC's (test_tlc_figures)."""

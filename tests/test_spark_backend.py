@@ -48,19 +48,6 @@ SPEC_CASES = [("ActionProp", "ActionProp"), ("Errors", "Errors"), ("Stop", "Stop
               ("Records", "Records")]
 
 
-@pytest.fixture(scope="module")
-def spark_context():
-    from pyspark import SparkConf, SparkContext
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    conf = (SparkConf().setMaster("local[2,2]").setAppName("kipcheck-tests")
-            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false"))
-    sc = SparkContext.getOrCreate(conf)
-    sc.setLogLevel("ERROR")
-    yield sc
-    sc.stop()
-
-
 def figures(o) -> dict:
     out = {"verdict": o.verdict, "property": o.property, "trace_length": o.trace_length,
            "trace": [s.state for s in o.trace], "message": o.message,

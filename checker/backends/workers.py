@@ -52,6 +52,8 @@ from ..engine.explore import (
     action_failure,
     check_invariants,
     collision_estimate,
+    expand_again,
+    last_action,
 )
 from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
@@ -444,8 +446,7 @@ class _Worker:
     def _failed_action(self, e, buf, r, level, pfp) -> tuple:
         """The event of an error expanding the state of rank position `r`: ordered after
         the successors it had before the error, which `buf` holds (then the failed action)."""
-        cur = max((x for x in buf if type(x) is int), default=0)
-        stop = action_failure(e, [], self.acts[cur], len(self.acts) > 1)
+        stop = action_failure(e, [], self.acts[last_action(buf)], len(self.acts) > 1)
         return _event((r | _AFTER_SUCCESSORS, 0), stop, (level, pfp, None, None))
 
     def decide(self, fps, keys, counts, balance: bool):
@@ -982,12 +983,7 @@ class _Coordinator:
             if kind == "invariant":
                 dict(model.invariants)[name](last)
             elif kind == "action" and model.expand:
-                buf: list = []
-                try:
-                    model.expand(last, buf.append)
-                except NotAssigned as e:  # which action left it incomplete
-                    e.action = model.actions[max(x for x in buf if type(x) is int)]
-                    raise
+                expand_again(model, last)
             elif kind == "constraint":
                 all(c(last) for c in model.constraints) and prev is not None and all(
                     c(prev, last) for c in model.action_constraints)

@@ -56,6 +56,23 @@ def action_failure(e: BaseException, trace: list, action, several: bool) -> _Sto
     return _failure(e, trace, f"The error occurred in action {where}.", ("action", where))
 
 
+def last_action(buf: list) -> int:
+    """The index of the action an expansion was running when it stopped: the last one its
+    buffer announces (actions run, and announce themselves, in order)."""
+    return max((x for x in buf if type(x) is int), default=0)
+
+
+def expand_again(model: Model, state) -> None:
+    """Expand `state` once more, to raise the error a search met there (the processes that
+    rebuild a trace do this); an incomplete successor learns which action made it."""
+    buf: list = []
+    try:
+        model.expand(state, buf.append)
+    except NotAssigned as e:
+        e.action = model.actions[last_action(buf)]
+        raise
+
+
 _RECENT = 1 << 20  # fingerprints per recent level kept in a set (about 70 bytes each)
 
 IN_CONSTRAINT = "The error occurred while evaluating a CONSTRAINT or ACTION_CONSTRAINT."
@@ -484,9 +501,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                      state if stepwise else None)
                 push((succ, skey, nxt))
             if failed is not None:
-                cur = max((x for x in buf if type(x) is int), default=0)
                 stats["generated"] += isinstance(failed, NotAssigned)  # the incomplete one
-                raise action_failure(failed, trace_to(key, level), acts[cur][0],
+                raise action_failure(failed, trace_to(key, level), acts[last_action(buf)][0],
                                      len(acts) > 1)
             outdeg.append(fresh if fresh < 31 else 31)
             expanded += 1

@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 
 from ..interface import Model, Step, step_of
 from ..verdicts import DEADLOCK, INTERRUPTED, INVARIANT, OK, PROPERTY
-from .explore import FAILURES, IN_CONSTRAINT, _failure, _in_property, _Stop, check_invariants
+from .explore import (
+    FAILURES,
+    IN_CONSTRAINT,
+    _failure,
+    _in_property,
+    _Stop,
+    check_invariants,
+    last_action,
+)
 
 CHECKED_STATES = 200_000  # states remembered as checked against the invariants
 DEFAULT_DEPTH = 100  # TLC's -depth: steps per behaviour (a behaviour has up to depth + 1 states)
@@ -200,7 +208,7 @@ class Walker:
                 try:
                     expand(state, emit)
                 except FAILURES as e:
-                    cur = max((x for x in buf if type(x) is int), default=0)
+                    cur = last_action(buf)
                     walk.generated += sum(1 for x in buf if type(x) is not int)
                     raise _failure(e, trace_to(), f"The error occurred in action "
                                    f"{acts[cur].label}.", ("action", acts[cur].label)) from None

@@ -18,6 +18,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from ...engine.explore import action_failure, last_action
 from ...engine.fingerprints import Parent, successor_keys
 from ...interface import EVAL_ERRORS, error_message
 from ...semantics.values import NotAssigned
@@ -376,13 +377,8 @@ def merge(part: Part, records, env) -> Part:
 def _failed_action(e, buf: list, acts, key: bytes, where: tuple, made: int) -> tuple:
     """The event of an error expanding the state of `key`, after the successors it had
     before the error (`made` of them generated); `buf` ends with the failed action."""
-    action = acts[max((x for x in buf if type(x) is int), default=0)]
-    if isinstance(e, NotAssigned):
-        message = e.worded(action.name if len(acts) > 1 else None)
-    else:
-        message = f"{error_message(e)}\nThe error occurred in action {action.label}."
-    return ((key + AFTER_SUCCESSORS, 0), "error", None, message, ("action", action.label),
-            where, made)
+    stop = action_failure(e, [], acts[last_action(buf)], len(acts) > 1)
+    return ((key + AFTER_SUCCESSORS, 0), "error", None, stop.message, stop.error_at, where, made)
 
 
 def before(old: Part, new: Part, parent_key: bytes, bound: bytes) -> tuple[int, int]:

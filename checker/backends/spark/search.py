@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from ...engine.checkpoint import LevelPauses
-from ...engine.explore import _replay, _young_gc_only, collision_estimate
+from ...engine.explore import _replay, _young_gc_only, collision_estimate, expand_again
 from ...interface import EVAL_ERRORS, Result, Step, step_of
 from ...semantics.values import NotAssigned
 from ...verdicts import ERROR
@@ -429,12 +429,7 @@ class SparkSearch:
             elif error_at and error_at[0] == "action" and model.expand:
                 if model.set_level:
                     model.set_level(level)
-                buf: list = []
-                try:
-                    model.expand(trace[-1].state, buf.append)
-                except NotAssigned as e:  # which action left it incomplete
-                    e.action = model.actions[max(x for x in buf if type(x) is int)]
-                    raise
+                expand_again(model, trace[-1].state)
         except EVAL_ERRORS as e:
             return e
         return None

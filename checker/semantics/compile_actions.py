@@ -308,8 +308,11 @@ class ActionsMixin:
                 self.primes = saved
             return
         if (isinstance(e, ast.OpApp) and e.op == "=>" and "=>" not in env.locals
-                and self._branches(e.args[1], env, set())):
-            # TLC evaluates P, then Q as an action when P holds: every way through Q counts.
+                and (self._branches(e.args[1], env, set())
+                     or mentions_prime(e.args[1], self, env, set(),
+                                       "var" if self.mode == "init" else "prime"))):
+            # TLC evaluates P, then Q as an action when P holds (so Q may assign a variable,
+            # primed or in Init, and every way through Q counts); when P is false it goes on.
             cond, _ = self.cond(e.args[0], env, B_IMPLIES_P)
             lines.append(f"{pad}if {cond}:{self._tag(e.args[0].span)}")
             saved = dict(self.primes)

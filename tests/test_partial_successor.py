@@ -57,6 +57,14 @@ CASES = {
                     "error", NOT_SPECIFIED + "the next-state action. "
                     "The following variable is not assigned: y.",
                     7, 6, 3, 1, [None, "Next", "Next", "Next"], (2, NULL)),
+    # Init leaving variables unassigned: TLC says "current state is not a legal state / While
+    # working on the initial state: x = 0, y = null, z = null" (no counts; exit 255); kipcheck
+    # names the variables as in the successor's message and ends the trace with that state.
+    "init": ("VARIABLES x, y, z\nInit == x \\in 0..1 /\\ (x = 1 => y = 2)\n"
+             "Next == UNCHANGED <<x, y, z>>\n",
+             "error", "Initial state is not completely specified by the initial predicate. "
+             "The following variables are not assigned: y, z.",
+             0, 0, 0, 0, [None], (0, NULL, NULL)),
     # Next split by \E: TLC says "action Next of the next-state relation" (several actions,
     # one name). Its first successor is stored, its second is incomplete: 3 generated,
     # 2 distinct, 1 left on queue, depth 2; State 2: x = 2, y = null.
@@ -109,7 +117,7 @@ def test_tlc_figures(tmp_path, name, exact):
 
 
 @pytest.mark.parametrize("name", ["one", "second_action", "later_level", "among_successors",
-                                  "invariant_before_error"])
+                                  "invariant_before_error", "init"])
 def test_two_workers_give_the_verdict_message_and_trace_of_one(tmp_path, name):
     """The counts of two workers may differ (a level is expanded whole); nothing else."""
     spec = write(tmp_path, name)
@@ -154,7 +162,8 @@ def test_a_model_value_named_null_stays_a_model_value(tmp_path):
 def test_spark_gives_the_figures_and_trace_of_one_process(spark_context, tmp_path):
     """In the driver and in Spark (levels past one state): the one-process figures, which are
     TLC's (test_tlc_figures)."""
-    for name in ("second_action", "later_level", "among_successors", "invariant_before_error"):
+    for name in ("second_action", "later_level", "among_successors", "invariant_before_error",
+                 "init"):
         (tmp_path / name).mkdir()
         spec = write(tmp_path / name, name)
         local = check(spec)

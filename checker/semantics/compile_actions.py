@@ -273,16 +273,10 @@ class ActionsMixin:
             tup = ", ".join(self.primes.get(v, "_UNKNOWN") for v in self.variables)
             lines.append(f"{pad}_out(({tup},))")
             return
-        if missing and self.mode == "init":
-            which = ", ".join(missing)
-            lines.append(f"{pad}raise EvalError('Successor state is not completely specified by "
-                         f"the next-state action. The following variable(s) are not assigned: "
-                         f"{which}.', {self._span_const(span)})")
-            return
-        if missing:  # TLC counts the incomplete successor and ends the trace with it
+        if missing:  # TLC counts an incomplete successor and ends the trace with it
             tup = ", ".join(self.primes.get(v, "_NULL") for v in self.variables)
             lines.append(f"{pad}raise _NotAssigned(({tup},), {tuple(missing)!r}, "
-                         f"{self._span_const(span)})")
+                         f"{self._span_const(span)}, {self.mode == 'init'})")
             return
         tup = ", ".join(self.primes[v] for v in self.variables)
         lines.append(f"{pad}_out(({tup},))" if tup else f"{pad}_out(())")  # no variables

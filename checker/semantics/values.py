@@ -444,18 +444,22 @@ class NotAssigned(EvalError):
     state (`NULL` in each unassigned variable) so the counterexample can end with it, as
     TLC's does; the engine words the message, which names the action when Next has several."""
 
-    def __init__(self, state: tuple, missing, span=None):
+    def __init__(self, state: tuple, missing, span=None, initial: bool = False):
         self.state, self.missing = state, tuple(sorted(missing))
+        self.initial = initial  # left so by Init (TLC: "current state is not a legal state")
         self.action = None  # the engine's action that made it, set by whoever knows it
         super().__init__(self.worded(None), span)
 
     def worded(self, action: str | None) -> str:
-        """TLC's message; `action` only when Next was split into several actions."""
+        """TLC's message; `action` only when Next was split into several actions. For Init,
+        TLC's "current state is not a legal state" says less than this, which names the
+        variables the same way."""
         by = ("the next-state action" if action is None
               else f"action {action} of the next-state relation")
         which = "variables are" if len(self.missing) > 1 else "variable is"
-        return (f"Successor state is not completely specified by {by}. "
-                f"The following {which} not assigned: {', '.join(self.missing)}.")
+        what = ("Initial state is not completely specified by the initial predicate"
+                if self.initial else f"Successor state is not completely specified by {by}")
+        return f"{what}. The following {which} not assigned: {', '.join(self.missing)}."
 
 
 NAT = _Named("Nat", lambda x: type(x) is int and x >= 0)

@@ -25,7 +25,8 @@ import time
 import numpy as np
 
 from ...engine.checkpoint import LevelPauses
-from ...engine.explore import _replay, _young_gc_only, collision_estimate, expand_again
+from ...engine.explore import (FAILURES, _failure, _replay, _young_gc_only, collision_estimate,
+                               expand_again)
 from ...interface import EVAL_ERRORS, Result, Step, step_of
 from ...semantics.values import NotAssigned
 from ...verdicts import ERROR
@@ -188,7 +189,13 @@ class SparkSearch:
         parts = [P_.Part(i, len(model.actions)) for i in range(self.n)]
         firsts: list = [[] for _ in range(self.n)]
         seen: set = set()
-        for s in model.init():
+        try:
+            inits = list(model.init())
+        except FAILURES as e:  # as the other searches say it (e.g. Init left y unassigned)
+            stop = _failure(e, [], None, ("init", None))
+            return self._result(stop.verdict, None, stop.trace, 0, 0, 0, stop.message,
+                                stop.error_at, e)
+        for s in inits:
             generated += 1
             self.init_cov[1] += 1
             in_model = all(c(s) for c in model.constraints)

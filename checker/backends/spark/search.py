@@ -25,8 +25,14 @@ import time
 import numpy as np
 
 from ...engine.checkpoint import LevelPauses
-from ...engine.explore import (FAILURES, _failure, _replay, _young_gc_only, collision_estimate,
-                               expand_again)
+from ...engine.explore import (
+    FAILURES,
+    _failure,
+    _replay,
+    _young_gc_only,
+    collision_estimate,
+    expand_again,
+)
 from ...interface import EVAL_ERRORS, Result, Step, step_of
 from ...semantics.values import NotAssigned
 from ...verdicts import ERROR

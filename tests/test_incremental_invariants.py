@@ -12,14 +12,16 @@ from checker.api import check
 from checker.frontend import load_spec
 from checker.semantics.model import build
 
-INNER = "---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLE v\nSmall == v < 3\n====\n"
+INNER = ("---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT c\nVARIABLE v\nSmall == v < 3\n"
+         "Both == /\\ v < 3\n        /\\ c = 0\nTwice == Small /\\ Both\n====\n")
 
 
 def _spec(tmp_path, conjunct: str, init: str = "x = 0 /\\ y = 0"):
     (tmp_path / "Inner.tla").write_text(INNER)
     (tmp_path / "M.tla").write_text(
         "---- MODULE M ----\nEXTENDS Naturals, TLC\nVARIABLES x, y\n"
-        "I == INSTANCE Inner WITH v <- x\nJ == INSTANCE Inner WITH v <- y\n"
+        "I == INSTANCE Inner WITH v <- x, c <- 0\nJ == INSTANCE Inner WITH v <- y, c <- 0\n"
+        "K == INSTANCE Inner WITH v <- 0, c <- x\nP(n) == INSTANCE Inner WITH v <- n, c <- 0\n"
         "Le(n) == x < n\nDx == x\nf[n \\in 0..5] == IF n = 0 THEN x ELSE f[n - 1]\n"
         f"Init == {init}\nNext == x' = x + 1 /\\ UNCHANGED y\n"
         f"Inv == /\\ y = 0\n       /\\ {conjunct}\n====\n")
@@ -30,7 +32,8 @@ def _spec(tmp_path, conjunct: str, init: str = "x = 0 /\\ y = 0"):
 @pytest.mark.parametrize("conjunct", [
     "x < 3", "Le(3)", "Dx < 3", "LET z == x IN z < 3", "LET L(n) == Dx < n IN L(3)",
     "I!Small", "f[5] < 3", "\\A i \\in {1} : x < 3", "(y = 0 /\\ x < 3)",
-    "(y = 0 /\\ (TRUE /\\ Le(3)))",
+    "(y = 0 /\\ (TRUE /\\ Le(3)))", "I!Both", "I!Twice", "J!Small /\\ I!Small",
+    "K!Both \\/ x < 3", "P(x)!Small", "P(Dx)!Both",
 ])
 def test_a_conjunct_reading_a_changed_variable_is_evaluated_again(tmp_path, conjunct):
     o = check(_spec(tmp_path, conjunct))
@@ -52,13 +55,21 @@ def test_conjuncts_of_unchanged_variables_are_skipped_and_others_are_not(tmp_pat
     assert step((1, 0), (0, 0)) is True
 
 
-def test_an_instance_or_impure_conjunct_is_always_evaluated(tmp_path):
-    for conjunct in ("J!Small", "RandomElement({y}) = 0"):
+def test_an_impure_or_parameterised_instance_conjunct_is_always_evaluated(tmp_path):
+    for conjunct in ("P(y)!Small", "RandomElement({y}) = 0"):
         built = build(load_spec(_spec(tmp_path, conjunct + " /\\ x < 9"), tmp_path / "M.cfg"))
         (_, step), = built.model.step_invariants
-        # J reads y through INSTANCE ... WITH v <- y: not followed, so evaluated even when y is
-        # unchanged (here to FALSE, y = 7, on a parent given as holding).
+        # Evaluated even when y is unchanged (here to FALSE, y = 7, on a parent given as
+        # holding): a parameterised instance's arguments are not followed.
         assert step((1, 7), (0, 7)) is False
+
+
+@pytest.mark.parametrize("conjunct", ["J!Small", "J!Both", "J!Twice"])
+def test_an_instance_conjunct_is_followed_through_its_substitutions(tmp_path, conjunct):
+    built = build(load_spec(_spec(tmp_path, conjunct + " /\\ x < 9"), tmp_path / "M.cfg"))
+    (_, step), = built.model.step_invariants
+    assert step((1, 7), (0, 7)) is True  # J reads y (v <- y), which the step kept
+    assert step((1, 7), (0, 6)) is False  # y changed: evaluated
 
 
 def _reads(tmp_path, text: str):
@@ -76,7 +87,9 @@ def _reads(tmp_path, text: str):
 @pytest.mark.parametrize("text, reads", [
     ("y = 0", {1}), ("Le(3) /\\ y = 1", {0, 1}), ("LET z == y IN z", {1}), ("f[2]", {0}),
     ("1 + 2", set()), ("\\E i \\in {y} : i > Dx", {0, 1}),
-    ("I!Small", None), ("RandomElement({y, 1})", None), ("TLCGet(\"level\")", None),
+    ("I!Small", {0}), ("J!Both", {1}), ("K!Both", {0}), ("I!Small /\\ J!Twice", {0, 1}),
+    ("P(y)!Small", None), ("P(1)!Small", None),
+    ("RandomElement({y, 1})", None), ("TLCGet(\"level\")", None),
 ])
 def test_what_an_expression_reads(tmp_path, text, reads):
     assert _reads(tmp_path, text) == reads
@@ -194,3 +207,24 @@ def test_what_an_action_reads_primed(tmp_path, text, primed):
     comp = Compiler(loaded.scopes, loaded.root.name, list(loaded.scope.variables), {}, {})
     sym = loaded.scope.symbols["E"]
     assert comp.primed_reads(sym.node.body, comp.root_env()) == primed
+
+
+def test_member_since_of_subsets_and_rebuilt_functions():
+    """SUBSET S tests only the elements x does not share with old (by identity); a function
+    rebuilt with equal keys (a fresh [n \\in S |-> ...]) is still compared value by value."""
+    from checker.semantics.runtime import member_since
+    from checker.semantics.values import FuncSet, PowerSet, RecordSet, make_fn
+
+    recs = RecordSet({"a": frozenset({1, 2})})
+    subsets = PowerSet(recs)
+    one, two, bad = (make_fn([("a", v)]) for v in (1, 2, 3))
+    old = frozenset({one})
+    assert member_since(old | {two}, old, subsets)
+    assert not member_since(old | {bad}, old, subsets)
+    assert not member_since(frozenset({bad}), frozenset(), subsets)
+    assert not member_since(frozenset({1}), old, subsets)  # not a set of records
+    per_node = FuncSet(frozenset({"n1", "n2"}), subsets)
+    f = make_fn([("n1", old), ("n2", old)])
+    assert member_since(make_fn([("n1", old), ("n2", old | {two})]), f, per_node)
+    assert not member_since(make_fn([("n1", old), ("n2", old | {bad})]), f, per_node)
+    assert not member_since(make_fn([("n1", old), ("n3", old)]), f, per_node)

@@ -271,7 +271,21 @@ def key_function(view=None, checked=None):
         return state_fingerprint
     if getattr(view, "view_fn", True) is None:  # SYMMETRY alone: the key is a state
         return lambda s: state_fingerprint(view(s))
+    projection = getattr(view, "projection", None)
+    if projection is not None:  # VIEW <<x, y>>: the state's key over those variables only
+        return _projection_key(projection)
     return lambda s: fingerprint(view(s))
+
+
+def _projection_key(indices: tuple):
+    """The key of a VIEW that is a tuple of variables: state_fingerprint over just those
+    (distinct) variables, each remembered per variable as for whole states, instead of the
+    fingerprint of a fresh tuple of them (hashed whole, kinds compared whole, every time).
+    Equal views give equal keys: the view determines exactly those variables' values."""
+    terms = " ^ ".join(f"_mixed({i}, s[{i}])" for i in indices) or "0"
+    env = {"_mixed": _mixed}
+    exec(f"def key(s):\n    return ({terms}) or 1\n", env)  # noqa: S102 - from ints alone
+    return env["key"]
 
 
 def clear() -> None:

@@ -50,16 +50,21 @@ class IncrementalMixin:
             f"def {{name}}(s, t):\n    return (({still}(s) if {kept} else "
             f"{moved.__name__}(s, t)) or {same}){tag}\n", name)
 
-    def _step_conjunct(self, e, env: Env, why: int) -> str:
+    def _step_conjunct(self, e, env: Env, why: int, depth: int = 0) -> str:
         if type(e) is ast.Junction and e.kind == "and":
-            parts = [self._step_conjunct(x, env, B_AND_P if i == 0 else B_AND_Q)
+            parts = [self._step_conjunct(x, env, B_AND_P if i == 0 else B_AND_Q, depth)
                      for i, x in enumerate(e.items)]
             return "(" + " and ".join(parts) + ")"
         if (type(e) is ast.OpApp and e.op == "\\land" and "\\land" not in env.locals
                 and env.scope.symbols.get("\\land") is None):
             whys = BOOL_OPERANDS["\\land"]
-            return (f"({self._step_conjunct(e.args[0], env, whys[0])} and "
-                    f"{self._step_conjunct(e.args[1], env, whys[1])})")
+            return (f"({self._step_conjunct(e.args[0], env, whys[0], depth)} and "
+                    f"{self._step_conjunct(e.args[1], env, whys[1], depth)})")
+        # A definition whose body is a conjunction (TypeOK == /\ ..., M!Inv): its conjuncts
+        inner = self._conjunct_body(e, env) if depth < 20 else None
+        if inner is not None and (type(inner[0]) is ast.Junction and inner[0].kind == "and"
+                                  or self._conjunct_body(*inner) is not None):
+            return self._step_conjunct(inner[0], inner[1], why, depth + 1)
         code, _ = self.cond(e, env, why)
         reads = self.state_reads(e, env)
         if reads is None or code in ("True", "False"):
@@ -81,6 +86,21 @@ class IncrementalMixin:
         that a conjunct is skipped only when it surely reads nothing that changed."""
         found = self._reads(e, env, False)
         return None if found is None else found[0]
+
+    def _conjunct_body(self, e, env: Env):
+        """(body, env) when e names a definition without arguments (also M!Op of an instance
+        without parameters), so that its conjuncts can be skipped one by one; else None."""
+        if type(e) is ast.InstanceRef:
+            if e.args or any(a for _, a in e.path) or e.path[0][0] in env.locals:
+                return None
+            found = self.instance_def(e, env)
+        else:
+            found = self.user_def(e, env)
+            if found is not None and found[2]:
+                return None
+        if found is None or not isinstance(found[0], ast.OpDef) or found[0].params:
+            return None
+        return found[0].body, found[1]
 
     def primed_reads(self, e, env: Env) -> set[int] | None:
         """The indices of the variables an action e reads primed (x', UNCHANGED x, also
@@ -107,6 +127,7 @@ class IncrementalMixin:
         primed: set[int] = set()
         kept: set[int] = set()
         seen: set = set()
+        frames: list = []  # the instance frames visited, alive while their ids are in seen
         index = {v: i for i, v in enumerate(self.variables)}
         into = {False: reads, True: primed, "kept": kept}
 
@@ -116,6 +137,20 @@ class IncrementalMixin:
                 return all(visit(x, nenv, under) for x in n)
             if not isinstance(n, ast.Node):
                 return True
+            if t is ast.InstanceRef and not primes:  # M!Op: its definition in M's frame
+                if any(a for _, a in n.path) or n.path[0][0] in nenv.locals:
+                    return False  # a parameterised instance: its arguments are code
+                found = self.instance_def(n, nenv)
+                if found is None or not isinstance(found[0], ast.OpDef):
+                    return False
+                d, denv = found[0], found[1]
+                frames.append(denv.frame)
+                key = (id(d), id(denv.frame), under)
+                if key not in seen:
+                    seen.add(key)
+                    if not visit(d.body, denv, under):
+                        return False
+                return visit(n.args, nenv, under)
             if t is ast.InstanceRef or t is ast.Fairness or t is ast.BoxAction \
                     or t is ast.AngleAction:
                 return False
@@ -137,7 +172,7 @@ class IncrementalMixin:
                     return False  # a parameter or LET name primed: its expression is elsewhere
                 if sym is not None and not self._reads_symbol(
                         sym, n, nenv, index, into[under], seen,
-                        lambda d, denv: visit(d, denv, under), under):
+                        lambda d, denv: visit(d, denv, under), under, not primes, frames):
                     return False
             for f in n.__dataclass_fields__:
                 if f != "span" and not visit(getattr(n, f), nenv, under):
@@ -149,18 +184,27 @@ class IncrementalMixin:
         return (reads, primed) if unchanged_reads else (reads, primed, kept)
 
     def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
-                      visit, under: bool = False) -> bool:
-        """state_reads for one name: False when its reads are not sure."""
+                      visit, under: bool = False, frames_ok: bool = False,
+                      frames: list | None = None) -> bool:
+        """state_reads for one name: False when its reads are not sure. frames_ok: a name in
+        an instance's frame reads what its substitution reads (state predicates only)."""
         if sym.kind in ("bound", "param"):
             return True
+        inside = nenv.frame is not self.root_frame
+        if inside and not (frames_ok and nenv.frame is not self.enabled_frame):
+            return False
+        if sym.kind in ("variable", "constant") and inside:
+            sub = nenv.frame.subst.get(sym.name)
+            if sub is None or (sym.kind == "constant" and sym.arity):
+                return False
+            return visit(sub[0], sub[1])  # `x <- e`, or x itself one frame out
         if sym.kind == "variable":
-            if nenv.frame is not self.root_frame or sym.name not in index:
+            if sym.name not in index:
                 return False
             reads.add(index[sym.name])
             return True
         if sym.kind == "constant":
-            return (nenv.frame is self.root_frame and not sym.arity
-                    and sym.name not in self.overrides)
+            return not sym.arity and sym.name not in self.overrides
         if sym.kind not in ("operator", "function"):
             return False
         if sym.module in STANDARD:
@@ -174,9 +218,12 @@ class IncrementalMixin:
                 return False
             target = (sym.node, self.def_env(sym, nenv))
         d, denv = target[0], target[1]
-        if denv.frame is not self.root_frame:
+        if denv.frame is not self.root_frame and not (
+                frames_ok and denv.frame is not self.enabled_frame):
             return False
-        if (id(d), under) in seen:
+        if frames is not None:
+            frames.append(denv.frame)
+        if (id(d), id(denv.frame), under) in seen:
             return True
-        seen.add((id(d), under))
+        seen.add((id(d), id(denv.frame), under))
         return visit(d, denv)

@@ -214,6 +214,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     view_fn = None
     if cfg.view is not None:
         view_fn = compiler.compile_predicate(*body_of(cfg.view.name), f"inv_{cfg.view.name}")
+        view_fn.projection = _view_projection(compiler, *body_of(cfg.view.name))
     perms = None
     if cfg.symmetry is not None:
         sym_body, sym_env = body_of(cfg.symmetry.name)
@@ -696,6 +697,25 @@ class _SymmetryKey:
 
 
 _NOTHING = frozenset()
+
+
+def _view_projection(compiler, body, env, depth: int = 0) -> tuple | None:
+    """The sorted distinct indices of the variables a VIEW is a tuple of (`<<x, y>>`, also
+    through definitions without arguments, or one variable), else None."""
+    if depth > 20:
+        return None
+    target = compiler.user_def(body, env)
+    if target is not None:
+        return None if target[2] else _view_projection(compiler, target[0].body, target[1],
+                                                         depth + 1)
+    elems = body.elems if isinstance(body, ast.Tuple) else (body,)
+    found = set()
+    for x in elems:
+        name = compiler.var_of(x.name, env) if isinstance(x, ast.Ident) else None
+        if name is None:
+            return None
+        found.add(compiler.var_index[name])
+    return tuple(sorted(found))
 
 
 def _symmetry_key(perms: list[dict], view_fn):

@@ -264,6 +264,12 @@ def member_test(s):
     return _KindExact(s)
 
 
+_BUILTIN = type(frozenset().__contains__)  # a set's own `in` (see member_test)
+
+
+def _tested_since(has):
+    """contains_since for a set whose test is `has`: a changed value is tested whole."""
+    return lambda v, w: has(v)
 _INTS = frozenset((int,))
 _BOOLS = frozenset((bool,))
 
@@ -538,6 +544,20 @@ class PowerSet(LazySet):
             return False
         return all(map(self._has, x))
 
+    def contains_since(self, x, old) -> bool:
+        """x \\in SUBSET S, knowing old is: an element of x that is an element of old (the
+        same object: `old \\cup {e}`, `old \\ {e}` keep them) was tested already. Where S's
+        test is Python's own `in` (atoms), testing them all at C speed is cheaper."""
+        if type(x) is not frozenset or type(old) is not frozenset or not old \
+                or type(self._has) is _BUILTIN:
+            return x in self
+        before = set(map(id, old))
+        has = self._has
+        for v in x:
+            if id(v) not in before and not has(v):
+                return False
+        return True
+
     def __len__(self):
         return 2 ** len(as_set(self.base))
 
@@ -595,15 +615,19 @@ class FuncSet(LazySet):
         """f \\in [S -> T], knowing old \\in [S -> T]: where f has old's keys (the same
         tuple, as EXCEPT keeps it), only the values f does not share with old are tested."""
         t = type(f)
-        if t is Fn and type(old) is Fn and tuple.__getitem__(f, 0) is tuple.__getitem__(old, 0):
+        if t is Fn and type(old) is Fn and (
+                tuple.__getitem__(f, 0) is tuple.__getitem__(old, 0) or self._kinds is None
+                and tuple.__getitem__(f, 0) == tuple.__getitem__(old, 0) == self._keys):
             vals, before = tuple.__getitem__(f, 1), tuple.__getitem__(old, 1)
         elif t is tuple and type(old) is tuple and len(f) == len(old) == self._seq_len:
             vals, before = f, old
         else:
             return f in self
         since = getattr(self.codomain, "contains_since", None)
-        if since is None:  # flat values: testing them all at C speed beats skipping some
-            return all(map(self._has, vals))
+        if since is None:
+            if type(self._has) is _BUILTIN:  # atoms: testing all at C speed beats skipping
+                return all(map(self._has, vals))
+            since = _tested_since(self._has)
         for v, w in zip(vals, before):  # noqa: B905 - equal lengths
             if v is not w and not since(v, w):
                 return False
@@ -644,9 +668,10 @@ class RecordSet(LazySet):
     def contains_since(self, r, old) -> bool:
         """r \\in [a : S, ...], knowing old is: only the fields r does not share with old
         are tested."""
-        if type(r) is not Fn or type(old) is not Fn or tuple.__getitem__(r, 0) is not \
-                tuple.__getitem__(old, 0):
-            return r in self
+        if type(r) is not Fn or type(old) is not Fn or (
+                tuple.__getitem__(r, 0) is not tuple.__getitem__(old, 0)
+                and not tuple.__getitem__(r, 0) == tuple.__getitem__(old, 0) == self._names):
+            return r in self  # (field names are strings: `==` is TLA+'s equality there)
         for v, w, test in zip(tuple.__getitem__(r, 1), tuple.__getitem__(old, 1),  # noqa: B905
                               self._tests):
             if v is not w and not test(v):

@@ -569,6 +569,7 @@ class _SymmetryKey:
         self.view_fn = view_fn
         self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
         self.values: dict = {}  # value id -> (value, {perm: (image, order key)}, support)
+        self.by_value: dict = {}  # value -> the same entry (for equal values built afresh)
         self.all_candidates = (-1, *range(len(self.perms)))
         self.cand_sets: dict = {}  # one tuple object per candidate set seen
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
@@ -625,8 +626,15 @@ class _SymmetryKey:
         None, {candidates: the ones whose image of v is least}]."""
         e = self.values.get(id(v))
         if e is None or e[0] is not v:
-            e = [v, {}, self._support(v), None, {}]
-            self.values[id(v)] = e
+            # A successor's values are mostly fresh objects equal to values met before: their
+            # images and order keys are found by value (kind for kind, as TLC has TRUE # 1).
+            e = self.by_value.get(v)
+            if e is None or not (self.kinds_exact or same_kinds(e[0], v)):
+                e = [v, {}, self._support(v), None, {}]
+                if len(self.by_value) > 500_000:
+                    self.by_value.clear()
+                self.by_value[v] = e
+                self.values[id(v)] = e
         return e
 
     def _image(self, v, i: int):
@@ -683,6 +691,7 @@ class _SymmetryKey:
         and later variables are permuted only by the few that remain."""
         if len(self.values) > 500_000 or len(self.supports) > 2_000_000:
             self.values.clear()
+            self.by_value.clear()
             self.supports.clear()
             for cache in self.images:
                 cache.clear()

@@ -65,6 +65,9 @@ class IncrementalMixin:
         if inner is not None and (type(inner[0]) is ast.Junction and inner[0].kind == "and"
                                   or self._conjunct_body(*inner) is not None):
             return self._step_conjunct(inner[0], inner[1], why, depth + 1)
+        since = self._forall_since(e, env, why)
+        if since is not None:
+            return since
         code, _ = self.cond(e, env, why)
         reads = self.state_reads(e, env)
         if reads is None or code in ("True", "False"):
@@ -78,6 +81,27 @@ class IncrementalMixin:
             return f"member_since(s[{m[1]}], p[{m[1]}], {m[2]})"
         same = " and ".join(f"s[{i}] is p[{i}]" for i in sorted(reads))
         return f"({same} or {code})"
+
+    def _forall_since(self, e, env: Env, why: int) -> str | None:
+        """`\\A x \\in v : P(x)` with v a variable and P reading no variable: on a successor,
+        P is evaluated only on the elements of v's value that are not elements of the
+        parent's (which held P), in TLC's order, so that the FALSE or error met first is the
+        one TLC meets. None when e is not of that shape."""
+        if type(e) is not ast.Quant or e.kind != "A" or len(e.bounds) != 1:
+            return None
+        b = e.bounds[0]
+        if type(b.domain) is not ast.Ident:
+            return None
+        var = self.var_of(b.domain.name, env)
+        if var is None or self.state_reads(e.body, env) != set():
+            return None
+        i = self.var_index[var]
+        n = next(self._counter)
+        name, py = f"$added{n}", pyname("v", f"added_{var}", n)
+        added = ast.Bound(b.names, b.tuple, ast.Ident(name, span=b.domain.span), span=b.span)
+        code, _ = self.cond(ast.Quant("A", (added,), e.body, span=e.span),
+                            env.bind({name: ("val", py)}), why)
+        return f"(s[{i}] is p[{i}] or (lambda {py}: {code})(added_since(s[{i}], p[{i}])))"
 
     def state_reads(self, e, env: Env) -> set[int] | None:
         """The indices of the state variables e reads, also through the definitions it calls,
@@ -204,7 +228,13 @@ class IncrementalMixin:
             reads.add(index[sym.name])
             return True
         if sym.kind == "constant":
-            return not sym.arity and sym.name not in self.overrides
+            target = self.overrides.get(sym.name)  # `C <- Def` in the .cfg: what Def reads
+            if sym.arity or target is None:
+                return not sym.arity
+            tsym = self.root.symbols.get(target)
+            if tsym is None or not isinstance(tsym.node, ast.OpDef) or tsym.node.params:
+                return False
+            return visit(tsym.node, self.def_env(tsym, self.root_env()))
         if sym.kind not in ("operator", "function"):
             return False
         if sym.module in STANDARD:

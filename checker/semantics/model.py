@@ -107,6 +107,19 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     compiler.module_values = module_values
     compiler.module_overrides = module_overrides
     env = compiler.root_env()
+    for c in cfg.constants:  # TLC evaluates `C <- Def` once, without a state
+        sym = scope.symbols.get(c.name)
+        target = scope.symbols.get(c.target) if isinstance(c, ConstantSubstitution) else None
+        if (c.name in overrides and sym is not None and sym.kind == "constant"
+                and not sym.arity and target is not None and isinstance(target.node, ast.OpDef)
+                and not target.node.params):
+            var = _variable_read(compiler, target.node.body, compiler.def_env(target, env),
+                                 set())
+            if var is not None:
+                raise ConfigError(
+                    f"The configuration file substitutes constant {c.name} with non-constant "
+                    f"{c.target} - specifically: In evaluation, the identifier {var.name} is "
+                    f"either undefined or not an operator.", c.span)
     warnings: list[str] = []
     for c in cfg.constants:  # a misspelt name would leave its definition as written
         if c.module is None and c.name not in scope.symbols and not _names_itself(c):

@@ -54,7 +54,7 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
-    "member_k", "member_since", "not_member_k", "setmap", "map_domain",
+    "member_k", "member_since", "added_since", "not_member_k", "setmap", "map_domain",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -623,6 +623,16 @@ def member_since(x, old, s) -> bool:
         return True
     since = getattr(s, "contains_since", None)
     return since(x, old) if since is not None else x in s
+
+
+def added_since(x, old):
+    """The elements of set x that are not elements of old (the same objects: `old \\cup
+    {e}` keeps them), for `\\A e \\in v : P(e)` on a successor whose parent's v was old
+    and held P (see compile_incremental). Anything but two sets: x itself, evaluated whole."""
+    if type(x) is not frozenset or type(old) is not frozenset:
+        return x
+    before = set(map(id, old))
+    return frozenset([v for v in x if id(v) not in before])
 
 
 def member_k(x, s, shape) -> bool:

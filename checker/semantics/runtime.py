@@ -569,7 +569,13 @@ def _shape(v):
     remembered (sets are shared between states; the table stays small)."""
     t = type(v)
     if t is tuple:  # a scalar part's shape is its kind: no call for it
-        return ("seq", *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v])
+        kinds = tuple(map(type, v))
+        shape = _FLAT_SEQS.get(kinds)  # a tuple of scalars: its shape is its parts' types'
+        if shape is None:
+            shape = ("seq", *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v])
+            if len(_FLAT_SEQS) < 4096 and all(map(_SCALAR_KIND.__contains__, kinds)):
+                _FLAT_SEQS[kinds] = shape
+        return shape
     if t is Fn:
         return ("fn", v[0], *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v[1]])
     if t is not frozenset:
@@ -817,6 +823,7 @@ _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model v
 
 
 _SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value"}
+_FLAT_SEQS: dict = {}  # the types of a tuple's scalar parts -> the tuple's shape
 
 
 def _kind(v) -> str:

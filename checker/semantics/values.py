@@ -49,6 +49,7 @@ def reset_interning() -> None:
     _INTERN.clear()
     _SET_KEYS.clear()
     _FN_KEYS.clear()
+    _LAST_ORDERED[0] = None
 
 
 def interning() -> dict[str, int]:
@@ -64,6 +65,7 @@ def restore_interning(order: dict[str, int]) -> None:
     _INTERN.update(order)
     _SET_KEYS.clear()
     _FN_KEYS.clear()
+    _LAST_ORDERED[0] = None
 
 
 def intern_names(names) -> None:
@@ -848,6 +850,7 @@ def least(s):
 # Sorting by TLC's order is the costly part of enumerating sets of sets; states share set
 # objects, so a set's key is remembered (frozensets cache their hash, so look-ups are cheap).
 _SET_KEYS: dict = {}
+_LAST_ORDERED: list = [None, ()]  # the last set ordered (kept alive here) and its order
 
 
 def ordered(s) -> list:
@@ -855,7 +858,12 @@ def ordered(s) -> list:
     if type(s) is frozenset:
         if len(s) <= 1:
             return list(s)
-        return sorted(s, key=_order_key(s))
+        last = _LAST_ORDERED
+        if last[0] is s:  # the same set again (CHOOSE over a variable's set, in every action)
+            return list(last[1])
+        out = sorted(s, key=_order_key(s))
+        last[0], last[1] = s, tuple(out)
+        return out
     if isinstance(s, LazySet):
         return list(s)
     raise EvalError(f"expected a set, found {show(s)}")

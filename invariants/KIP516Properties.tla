@@ -81,4 +81,12 @@ RecreatedTopicGetsReplicas ==
 (* while a replica's broker stays down.                                      *)
 DeletionCompletes ==
     \A n \in Names : ctrl[n].state = "deleting" ~> ctrl[n].state # "deleting"
+
+(* A started reassignment ends (completed, cancelled, or the topic deleted)  *)
+(* unless an adding replica's broker is down or its dir failed: "the         *)
+(* reassignment completes once TRS is in the ISR", whatever happens to the   *)
+(* replicas being removed (with LiveReassignSpec).                          *)
+ReassignmentEnds ==
+    \A n \in Names :
+        Reassigning(n) ~> (~Reassigning(n) \/ \E x \in ctrl[n].adding : ~alive[x] \/ n \in offline[x])
 =============================================================================

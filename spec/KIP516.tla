@@ -48,7 +48,11 @@
 (*  - BugRemovedReplicaKeepsLog: a reassignment's removed replica gets only *)
 (*    StopReplica(deletePartition = false): it stops, its log stays;       *)
 (*  - BugFullKeepsLiveTopicLog: a FULL LeaderAndIsr stages only logs of    *)
-(*    topic ids that are no longer live, not of a partition moved away.    *)
+(*    topic ids that are no longer live, not of a partition moved away;    *)
+(*  - BugCompleteWaitsForRemoved: a reassignment completes only once every *)
+(*    replica of RS, the removing ones too, is caught up on a running      *)
+(*    broker (TRS in ISR is the rule): a removed broker that stays down    *)
+(*    holds the reassignment for good.                                     *)
 (*                                                                         *)
 (* Reassignment (EnableReassign; at most MaxReassigns started per          *)
 (* incarnation): the ZooKeeper controller's KIP-455 steps with RS = ORS +  *)
@@ -76,7 +80,8 @@ CONSTANTS
     EnableReassign,     \* a reassignment may start, complete or be cancelled
     MaxReassigns,       \* reassignments started per topic incarnation
     BugRemovedReplicaKeepsLog,
-    BugFullKeepsLiveTopicLog
+    BugFullKeepsLiveTopicLog,
+    BugCompleteWaitsForRemoved
 
 ASSUME /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ MaxCrashes \in Nat
@@ -84,7 +89,8 @@ ASSUME /\ ReplicationFactor \in 1..Cardinality(Brokers)
        /\ NONE \notin Brokers \cup Names \cup Ids
        /\ \A flag \in {UseTopicIds, EnableConsumer, EnableDirFailures, WaitForAllReplicasOnDelete,
                        BugIgnoreFullType, BugKeepStrayLog, EnableReassign,
-                       BugRemovedReplicaKeepsLog, BugFullKeepsLiveTopicLog} : flag \in BOOLEAN
+                       BugRemovedReplicaKeepsLog, BugFullKeepsLiveTopicLog,
+                       BugCompleteWaitsForRemoved} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- controller (ZooKeeper /brokers/topics and its in-memory state) ----
@@ -362,7 +368,8 @@ ReassignStart(n, T) ==
 ReassignComplete(n) ==
     /\ EnableReassign
     /\ Live(ctrl, n) /\ Reassigning(n)
-    /\ \A x \in ctrl[n].adding : alive[x] /\ logs[x][n] = ctrl[n].id /\ n \notin offline[x]
+    /\ \A x \in IF BugCompleteWaitsForRemoved THEN ctrl[n].replicas ELSE ctrl[n].adding :
+          alive[x] /\ logs[x][n] = ctrl[n].id /\ n \notin offline[x]
     /\ LET T == ctrl[n].replicas \ ctrl[n].removing
            RR == ctrl[n].removing
            l == IF ctrl[n].leader \in T THEN ctrl[n].leader ELSE AnyAlive(T)
@@ -410,4 +417,9 @@ Spec == Init /\ [][Next]_vars
 \* Weak fairness on brokers handling their requests; none on creating,
 \* deleting, crashing, restarting, fetching or reading.
 LiveSpec == Spec /\ \A b \in Brokers : WF_vars(HandleRequest(b))
+
+\* ... and on the controller completing a reassignment it can complete (it
+\* checks on every ISR change of the partition); cancelling stays an operator's
+\* choice.
+LiveReassignSpec == LiveSpec /\ \A n \in Names : WF_vars(ReassignComplete(n))
 =============================================================================

@@ -85,8 +85,8 @@ class IncrementalMixin:
     def _forall_since(self, e, env: Env, why: int) -> str | None:
         """`\\A x \\in v : P(x)` with v a variable and P reading no variable: on a successor,
         P is evaluated only on the elements of v's value that are not elements of the
-        parent's (which held P), in TLC's order, so that the FALSE or error met first is the
-        one TLC meets. None when e is not of that shape."""
+        parent's (which held P), by the same code as the whole quantifier. None when e is not
+        of that shape."""
         if type(e) is not ast.Quant or e.kind != "A" or len(e.bounds) != 1:
             return None
         b = e.bounds[0]

@@ -105,9 +105,10 @@ class IncrementalMixin:
 
     def state_reads(self, e, env: Env) -> set[int] | None:
         """The indices of the state variables e reads, also through the definitions it calls,
-        or None when that is not sure (an INSTANCE, a substituted constant, a recursive
-        operator, anything impure such as RandomElement or TLCGet, a prime): conservative, so
-        that a conjunct is skipped only when it surely reads nothing that changed."""
+        an unparameterised INSTANCE's substitutions and a .cfg `C <- Def`, or None when that is
+        not sure (a parameterised instance, an operator constant, anything impure such as
+        RandomElement or TLCGet, a prime): conservative, so that a conjunct is skipped only
+        when it surely reads nothing that changed."""
         found = self._reads(e, env, False)
         return None if found is None else found[0]
 

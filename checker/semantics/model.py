@@ -640,9 +640,10 @@ class _SymmetryKey:
         e = self.values.get(id(v))
         if e is None or e[0] is not v:
             # A successor's values are mostly fresh objects equal to values met before: their
-            # images and order keys are found by value (kind for kind, as TLC has TRUE # 1).
+            # images and order keys are found by value, kind for kind (TLC has TRUE # 1). The
+            # table serves every variable, so kinds_exact (per variable) does not apply.
             e = self.by_value.get(v)
-            if e is None or not (self.kinds_exact or same_kinds(e[0], v)):
+            if e is None or not same_kinds(e[0], v):
                 e = [v, {}, self._support(v), None, {}]
                 if len(self.by_value) > 500_000:
                     self.by_value.clear()

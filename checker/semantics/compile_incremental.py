@@ -168,14 +168,7 @@ class IncrementalMixin:
                 found = self.instance_def(n, nenv)
                 if found is None or not isinstance(found[0], ast.OpDef):
                     return False
-                d, denv = found[0], found[1]
-                frames.append(denv.frame)
-                key = (id(d), id(denv.frame), under)
-                if key not in seen:
-                    seen.add(key)
-                    if not visit(d.body, denv, under):
-                        return False
-                return visit(n.args, nenv, under)
+                return visit_def(found[0], found[1], under) and visit(n.args, nenv, under)
             if t is ast.InstanceRef or t is ast.Fairness or t is ast.BoxAction \
                     or t is ast.AngleAction:
                 return False
@@ -196,23 +189,33 @@ class IncrementalMixin:
                         sym is not None and sym.kind in ("bound", "param"))):
                     return False  # a parameter or LET name primed: its expression is elsewhere
                 if sym is not None and not self._reads_symbol(
-                        sym, n, nenv, index, into[under], seen,
-                        lambda d, denv: visit(d, denv, under), under, not primes, frames):
+                        sym, n, nenv, index, into[under],
+                        lambda d, denv: visit(d, denv, under),
+                        lambda d, denv: visit_def(d, denv, under), not primes):
                     return False
             for f in n.__dataclass_fields__:
                 if f != "span" and not visit(getattr(n, f), nenv, under):
                     return False
             return True
 
+        def visit_def(d, denv, under) -> bool:
+            """A definition's reads, once per definition, frame and priming."""
+            frames.append(denv.frame)
+            key = (id(d), id(denv.frame), under)
+            if key in seen:
+                return True
+            seen.add(key)
+            return visit(d, denv, under)
+
         if not visit(e, env, False):
             return None
         return (reads, primed) if unchanged_reads else (reads, primed, kept)
 
-    def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, seen: set,
-                      visit, under: bool = False, frames_ok: bool = False,
-                      frames: list | None = None) -> bool:
-        """state_reads for one name: False when its reads are not sure. frames_ok: a name in
-        an instance's frame reads what its substitution reads (state predicates only)."""
+    def _reads_symbol(self, sym, n, nenv: Env, index: dict, reads: set, visit, visit_def,
+                      frames_ok: bool = False) -> bool:
+        """state_reads for one name: False when its reads are not sure. visit(e, env): an
+        expression's reads; visit_def(d, env): a definition's, once. frames_ok: a name in an
+        instance's frame reads what its substitution reads (state predicates only)."""
         if sym.kind in ("bound", "param"):
             return True
         inside = nenv.frame is not self.root_frame
@@ -235,7 +238,7 @@ class IncrementalMixin:
             tsym = self.root.symbols.get(target)
             if tsym is None or not isinstance(tsym.node, ast.OpDef) or tsym.node.params:
                 return False
-            return visit(tsym.node, self.def_env(tsym, self.root_env()))
+            return visit_def(tsym.node, self.def_env(tsym, self.root_env()))
         if sym.kind not in ("operator", "function"):
             return False
         if sym.module in STANDARD:
@@ -252,9 +255,4 @@ class IncrementalMixin:
         if denv.frame is not self.root_frame and not (
                 frames_ok and denv.frame is not self.enabled_frame):
             return False
-        if frames is not None:
-            frames.append(denv.frame)
-        if (id(d), id(denv.frame), under) in seen:
-            return True
-        seen.add((id(d), id(denv.frame), under))
-        return visit(d, denv)
+        return visit_def(d, denv)

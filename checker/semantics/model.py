@@ -226,8 +226,9 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     fingerprint = None
     view_fn = None
     if cfg.view is not None:
-        view_fn = compiler.compile_predicate(*body_of(cfg.view.name), f"inv_{cfg.view.name}")
-        view_fn.projection = _view_projection(compiler, *body_of(cfg.view.name))
+        view_body = body_of(cfg.view.name)
+        view_fn = compiler.compile_predicate(*view_body, f"inv_{cfg.view.name}")
+        view_fn.projection = _view_projection(compiler, *view_body)
     perms = None
     if cfg.symmetry is not None:
         sym_body, sym_env = body_of(cfg.symmetry.name)

@@ -33,6 +33,7 @@ from .values import (
     UnknownUsed,
     as_set,
     fn_from_ordered,
+    gained,
     has,
     infinite,
     interval_of,
@@ -637,8 +638,7 @@ def added_since(x, old):
     and held P (see compile_incremental). Anything but two sets: x itself, evaluated whole."""
     if type(x) is not frozenset or type(old) is not frozenset:
         return x
-    before = set(map(id, old))
-    return frozenset([v for v in x if id(v) not in before])
+    return frozenset(gained(x, old))
 
 
 def member_k(x, s, shape) -> bool:

@@ -269,9 +269,13 @@ def member_test(s):
 _BUILTIN = type(frozenset().__contains__)  # a set's own `in` (see member_test)
 
 
-def _tested_since(has):
-    """contains_since for a set whose test is `has`: a changed value is tested whole."""
-    return lambda v, w: has(v)
+def gained(x: frozenset, old: frozenset) -> list:
+    """The elements of x that are not elements of old, by identity (`old \\cup {e}` and
+    `old \\ {e}` keep old's element objects): what a check that held on old must look at."""
+    before = set(map(id, old))
+    return [v for v in x if id(v) not in before]
+
+
 _INTS = frozenset((int,))
 _BOOLS = frozenset((bool,))
 
@@ -553,12 +557,7 @@ class PowerSet(LazySet):
         if type(x) is not frozenset or type(old) is not frozenset or not old \
                 or type(self._has) is _BUILTIN:
             return x in self
-        before = set(map(id, old))
-        has = self._has
-        for v in x:
-            if id(v) not in before and not has(v):
-                return False
-        return True
+        return all(map(self._has, gained(x, old)))
 
     def __len__(self):
         return 2 ** len(as_set(self.base))
@@ -627,9 +626,10 @@ class FuncSet(LazySet):
             return f in self
         since = getattr(self.codomain, "contains_since", None)
         if since is None:
-            if type(self._has) is _BUILTIN:  # atoms: testing all at C speed beats skipping
-                return all(map(self._has, vals))
-            since = _tested_since(self._has)
+            has = self._has
+            if type(has) is _BUILTIN:  # atoms: testing all at C speed beats skipping
+                return all(map(has, vals))
+            return all(v is w or has(v) for v, w in zip(vals, before))  # noqa: B905
         for v, w in zip(vals, before):  # noqa: B905 - equal lengths
             if v is not w and not since(v, w):
                 return False

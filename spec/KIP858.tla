@@ -152,7 +152,8 @@ CONSTANTS
     BugElrKeptOnIsrRejoin,      \* the ELR is recomputed only while the ISR is below min ISR
     BugElrElectOfflineDir,      \* an ELR member is elected without checking its replica's dir
     BugElectIgnoresElr,         \* the election looks at the ISR only, though it may be empty
-    BugDeleteMissingTopic       \* a deletion of a topic the controller does not have is accepted
+    BugDeleteMissingTopic,      \* a deletion of a topic the controller does not have is accepted
+    BugRetryReplacesNewer       \* a failed assignment is queued again over a newer one
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -200,6 +201,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ MinIsr \in 1..ReplicationFactor
        /\ MaxPauses \in Nat
        /\ BugDeleteMissingTopic \in BOOLEAN
+       /\ BugRetryReplacesNewer \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -942,6 +944,9 @@ AssignSend(b) ==
 \* BugDropFailedAssignment: on a request-level error (timeout, disconnection,
 \* NOT_CONTROLLER) the manager logs "Retrying" but forgets the batch instead of
 \* putting it back into its ready queue (AssignmentsManager.handleResponse).
+\* A failed assignment goes back only if no newer one of its partition was
+\* queued while it was in flight (`ready.putIfAbsent`): the newest assignment
+\* wins.  BugRetryReplacesNewer: it is put back over the newer one (`put`).
 RetryAfter(b, p, r) ==
     IF BugRetryDeletedTopic \/ (BugRetryMovedReplica /\ part[p].state = "live")
     THEN r.res[p] \in {"err", "unknown", "notReplica"}
@@ -956,7 +961,7 @@ AssignResponse(b) ==
            retry(p) == \* the answer for p was an error the broker retries
                        RetryAfter(b, p, r)
        IN /\ queue' = [queue EXCEPT ![b] =
-                 [p \in Partitions |-> IF retry(p) /\ queue[b][p] = NONE
+                 [p \in Partitions |-> IF retry(p) /\ (queue[b][p] = NONE \/ BugRetryReplacesNewer)
                                        THEN r.asg[p] ELSE queue[b][p]]]
           /\ logs' = [logs EXCEPT ![b] =
                  [p \in Partitions |->

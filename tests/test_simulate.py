@@ -52,13 +52,17 @@ BUG_SEEDS = {
     "KIP858_bug_elr_dropped_on_assign": 3, "KIP858_bug_elr_kept_on_isr_rejoin": 4,
     "KIP858_bug_elect_last_known_leader_early": 3,
     "KIP516_bug_removed_replica_keeps_log": 0, "KIP516_bug_full_keeps_live_topic_log": 0,
+    "KIP858_bug_retry_replaces_newer": 2,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:
 # name -> (depth, behaviours).
 RARE_BUGS = {"KIP858_bug_resume_accepted_move": (14, 6000),
              # the metadata's d2 applied, then the correction to d1 accepted, before the promotion
-             "KIP858_bug_code_ignore_future_dir": (12, 3000)}
+             "KIP858_bug_code_ignore_future_dir": (12, 3000),
+             # the move's request failing as a whole while its destination fails, then the
+             # failed assignment re-sent before the heartbeat reports the dir
+             "KIP858_bug_retry_replaces_newer": (14, 6000)}
 # Bugs that random behaviours did not meet (seeds 0-2 at depth 12, 20,000 behaviours each): a
 # follower's dir must fail in the few steps between its unfencing and its heartbeat reporting it;
 # (seeds 0-11, 300 behaviours of 25 steps) a dir must fail between the placement of a replica and

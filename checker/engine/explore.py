@@ -376,6 +376,14 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                         if len(outside_ok) >= _OUTSIDE_LIMIT:
                             outside_ok.clear()
                         outside_ok.add(okey)
+            if action_props:
+                check_step(state, succ, key, action, level)
+            if new:
+                push((succ, skey, level + 1))
+            return new
+
+        def check_step(state, succ, key, action, level) -> None:
+            """The action properties on the step state -> succ (TLC: every transition)."""
             for name, pred in action_props:
                 try:
                     holds = pred(state, succ)
@@ -384,9 +392,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                                    _in_property(name), ("property", name), name) from None
                 if holds is not True:
                     raise _Stop(PROPERTY, name, trace_to(key, level, step_of(action, succ)))
-            if new:
-                push((succ, skey, level + 1))
-            return new
+        # A successor whose fingerprint is a recent stored state's is inside the state
+        # constraints (it was tested when stored, and the key is the whole state's) and not
+        # new: only the action properties remain. Not with action constraints, which depend on
+        # the step.
+        skip_recent = batched and not action_constraints
         while head or queue.refill():
             if halt[0]:  # between two states: everything is consistent
                 _fold_counts(acts, generated_by)  # the snapshot holds them
@@ -463,12 +473,22 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 else:
                     done = True
                     stats["generated"] += count
+                    if skip_recent and nxt != recent_level:  # as in the fast loop
+                        prev = cur if nxt == recent_level + 1 else set()
+                        cur, recent_level = set(), nxt
                     k = 0
                     try:
                         for k, succ in enumerate(succs):
                             action, acov = acts[ais[k]]
-                            if constrained_step(state, succ, key, action, level, acov, skeys[k]):
+                            skey = skeys[k]
+                            if skip_recent and (skey in cur or skey in prev):
+                                if action_props:
+                                    check_step(state, succ, key, action, level)
+                                continue
+                            if constrained_step(state, succ, key, action, level, acov, skey):
                                 fresh += 1
+                                if skip_recent and len(cur) < _RECENT:
+                                    cur.add(skey)
                     except _Stop:  # count only what was generated up to succ
                         _uncount(buf, succs[k], generated_by, stats)
                         raise

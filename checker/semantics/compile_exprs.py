@@ -254,6 +254,10 @@ class ExprsMixin:
             return isinstance(value, runtime.LazySet)
         return all(type(x) is ModelValue for x in value)
 
+    def _model_value_code(self, code: str) -> bool:
+        """Is code a constant holding a model value?"""
+        return code.isidentifier() and type(self.g.get(code)) is ModelValue
+
     def _is_int_code(self, code: str) -> bool:
         return _INT_LITERAL_RE.fullmatch(code) is not None or code in self._int_codes
 
@@ -407,6 +411,10 @@ class ExprsMixin:
         parts = [self.expr(a, env) for a in args]
         flags = union_flags(parts)
         c = [p[0] for p in parts]
+        if op in ("=", "#") and (self._model_value_code(c[0]) or self._model_value_code(c[1])):
+            # nothing is an error to compare with a model value, and it equals only itself:
+            # Python's == decides (UNKNOWN raises in its __eq__ and __ne__ as in eq)
+            return f"({c[0]} {'==' if op == '=' else '!='} {c[1]})", flags
         if op == "=":
             return f"eq({c[0]}, {c[1]})", flags
         if op == "#":

@@ -394,8 +394,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                     raise _Stop(PROPERTY, name, trace_to(key, level, step_of(action, succ)))
         # A successor whose fingerprint is a recent stored state's is inside the state
         # constraints (it was tested when stored, and the key is the whole state's) and not
-        # new: only the action properties remain. Not with action constraints, which depend on
-        # the step.
+        # new; one in outside_ok is outside them and satisfied the invariants: only the action
+        # properties remain. Not with action constraints, which depend on the step.
         skip_recent = batched and not action_constraints
         while head or queue.refill():
             if halt[0]:  # between two states: everything is consistent
@@ -481,7 +481,10 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                         for k, succ in enumerate(succs):
                             action, acov = acts[ais[k]]
                             skey = skeys[k]
-                            if skip_recent and (skey in cur or skey in prev):
+                            if skip_recent and (skey in cur or skey in prev
+                                                or skey in outside_ok):
+                                # a recent stored state, or one outside the constraints whose
+                                # invariants held: nothing to store, nothing to check again
                                 if action_props:
                                     check_step(state, succ, key, action, level)
                                 continue

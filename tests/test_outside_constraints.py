@@ -72,3 +72,18 @@ def test_a_remembered_state_is_not_checked_again(tmp_path):
     explore(model)
     # x = 1 (stored), x = 2 (outside: checked once, then remembered), x = 3 (outside)
     assert sorted(calls) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("inv, trace", [
+    ('x = 2 => TLCGet("level") < 2', [0, 1, 2]),  # impure: x = 2 checked again from x = 1
+    ("x # 3", [0, 1, 3]),  # met outside the model only
+])
+def test_two_workers_check_states_outside_the_constraints_as_one_process(tmp_path, inv, trace):
+    o = check(_spec(tmp_path, inv), workers=2)
+    assert (o.verdict, o.property) == ("invariant", "Inv")
+    assert [s.state[0] for s in o.trace] == trace
+
+
+def test_two_workers_pass_pure_invariants_with_tlcs_counts(tmp_path):
+    o = check(_spec(tmp_path, "x < 4"), workers=2)
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 2, 5)

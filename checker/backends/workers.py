@@ -92,7 +92,7 @@ def _check_invariants(model: Model, state, parent=None):
     that fails on `state`: the one process's check (engine.explore.check_invariants). With
     `parent` (a stored state, which satisfied them), only what `state` changed is checked."""
     try:
-        if parent is None:
+        if parent is None or not model.step_invariants:
             check_invariants(model.invariants, state, list)
         else:
             check_invariants(model.step_invariants, state, list, parent)
@@ -338,6 +338,12 @@ class _Worker:
         buf: list = []
         emit = buf.append
         fast = self.incremental and plain and not action_props
+        # States outside the constraints are checked each time they are generated (as TLC
+        # does), against their parent, which satisfied the invariants; those that passed are
+        # remembered by fingerprint when the invariants read nothing but the state (see
+        # engine.explore). At most _RECENT of them, then afresh.
+        outside_ok: set = set()
+        remember_outside = not plain and model.invariants_pure and self.incremental
         generated_by = self.generated_by
         mid_states = model.mid_states
         if mid_states is not None:
@@ -407,11 +413,22 @@ class _Worker:
                         remember(fp)
                         cands.append((fp, pos, succ, pfp, ai, j))
                 else:
-                    bad = _check_invariants(model, succ)
-                    if bad is not None:
-                        event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
-                                 (level, pfp, ai, key_of(succ)))
-                        break
+                    okey = None
+                    if remember_outside:
+                        try:
+                            okey = key_of(succ)
+                        except FAILURES:  # reported where the check needs it, if at all
+                            okey = None
+                    if okey is None or okey not in outside_ok:
+                        bad = _check_invariants(model, succ, state)
+                        if bad is not None:
+                            event = ((pos, 0), bad[0], bad[1], bad[2], bad[3],
+                                     (level, pfp, ai, key_of(succ)))
+                            break
+                        if okey is not None:
+                            if len(outside_ok) >= _RECENT:
+                                outside_ok.clear()
+                            outside_ok.add(okey)
                 for name, pred in action_props:
                     try:
                         holds = pred(state, succ)

@@ -414,7 +414,7 @@ class ExprsMixin:
         if op in ("=", "#") and (self._model_value_code(c[0]) or self._model_value_code(c[1])):
             # nothing is an error to compare with a model value, and it equals only itself:
             # Python's == decides (UNKNOWN raises in its __eq__ and __ne__ as in eq)
-            return f"({c[0]} {'==' if op == '=' else '!='} {c[1]})", flags
+            return f"(({c[0]}) {'==' if op == '=' else '!='} ({c[1]}))", flags
         if op == "=":
             return f"eq({c[0]}, {c[1]})", flags
         if op == "#":

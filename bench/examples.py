@@ -144,7 +144,8 @@ def depth_note(model: Model, got: dict) -> str:
     return ""
 
 
-def run_one(model: Model, git_dir: Path, work: Path, timeout: int) -> tuple[bool, str]:
+def run_one(model: Model, git_dir: Path, work: Path, timeout: int,
+            workers: int = 1) -> tuple[bool, str]:
     d = Path(tempfile.mkdtemp(prefix="m-", dir=work))
     try:
         extract(git_dir, model.folder, d)
@@ -152,6 +153,8 @@ def run_one(model: Model, git_dir: Path, work: Path, timeout: int) -> tuple[bool
         report = d / "report.json"
         cmd = [sys.executable, "-m", "checker.cli", "check", str(spec), "--config", str(cfg),
                "--report-json", str(report), *kipcheck_flags(model.entry)]
+        if workers > 1:  # the worker backend, held to the same recorded figures
+            cmd += ["--workers", str(workers)]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.time()
         try:
@@ -184,6 +187,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=int, default=60, help="seconds per model")
     ap.add_argument("--jobs", type=int, default=1, help="models checked at once")
     ap.add_argument("--out", type=Path, help="also write the lines to this file")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="kipcheck's --workers for every model (default: one process)")
     args = ap.parse_args()
     models = small_models(args.examples)
     if args.only:
@@ -193,7 +198,7 @@ def main() -> int:
 
     def check(model: Model) -> tuple[Model, bool, str]:
         try:
-            ok, msg = run_one(model, args.examples, work, args.timeout)
+            ok, msg = run_one(model, args.examples, work, args.timeout, args.workers)
         except Exception as exc:  # one broken model must not hide the others
             ok, msg = False, f"runner error: {exc}"
         return model, ok, msg

@@ -40,6 +40,7 @@ import numpy as np
 
 from ..engine.checkpoint import LevelPauses
 from ..engine.explore import (
+    _OUTSIDE_LIMIT,
     _RECENT,
     FAILURES,
     IN_CONSTRAINT,
@@ -341,7 +342,7 @@ class _Worker:
         # States outside the constraints are checked each time they are generated (as TLC
         # does), against their parent, which satisfied the invariants; those that passed are
         # remembered by fingerprint when the invariants read nothing but the state (see
-        # engine.explore). At most _RECENT of them, then afresh.
+        # engine.explore). At most _OUTSIDE_LIMIT of them, then afresh.
         outside_ok: set = set()
         remember_outside = not plain and model.invariants_pure and self.incremental
         generated_by = self.generated_by
@@ -426,7 +427,7 @@ class _Worker:
                                      (level, pfp, ai, key_of(succ)))
                             break
                         if okey is not None:
-                            if len(outside_ok) >= _RECENT:
+                            if len(outside_ok) >= _OUTSIDE_LIMIT:
                                 outside_ok.clear()
                             outside_ok.add(okey)
                 for name, pred in action_props:

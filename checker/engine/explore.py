@@ -423,10 +423,11 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 stats["generated"] += mid_states[0]
                 mid_states[0] = 0
             action, acov, ai = None, None, -1
+            if (fast or skip_recent) and nxt != recent_level:
+                # a new level: the last one's states stay recent
+                prev = cur if nxt == recent_level + 1 else set()
+                cur, recent_level = set(), nxt
             if fast:  # the default: fingerprints, no constraints; the table probed inline
-                if nxt != recent_level:  # a new level: the last one's states stay recent
-                    prev = cur if nxt == recent_level + 1 else set()
-                    cur, recent_level = set(), nxt
                 # Most duplicates are recent states: left out at C speed, only counted.
                 succs, skeys, ais, count = successor_keys(len(state), True)(
                     state, key, buf, generated_by, cur, prev)
@@ -473,9 +474,6 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 else:
                     done = True
                     stats["generated"] += count
-                    if skip_recent and nxt != recent_level:  # as in the fast loop
-                        prev = cur if nxt == recent_level + 1 else set()
-                        cur, recent_level = set(), nxt
                     k = 0
                     try:
                         for k, succ in enumerate(succs):

@@ -245,7 +245,7 @@ class ExprsMixin:
         checks kinds when the element is not found."""
         if set_code in ("NAT", "INT", "STRING", "_EMPTY"):
             return True
-        if elem_code.isidentifier() and type(self.g.get(elem_code)) is ModelValue:
+        if self._model_value_code(elem_code):
             return True
         if not set_code.isidentifier() or set_code not in self.g:
             return False

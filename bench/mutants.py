@@ -135,11 +135,17 @@ def _key(config_text: str, texts: dict, mutated: dict, max_states: int,
 
 
 def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | None = None,
-              save=None, max_config_states: int | None = None, witnesses: bool = True) -> dict:
+              save=None, max_config_states: int | None = None, witnesses: bool = True,
+              only_ids: set | None = None) -> dict:
     cache = {} if cache is None else cache
     entries, left_out = split(configurations(MODELS[model]), max_config_states)
     started = time.perf_counter()
     mutants, where, info = derive_all(entries, witnesses)
+    if only_ids:
+        unknown = only_ids - set(mutants)
+        if unknown:
+            raise SystemExit(f"{model}: no mutant {', '.join(sorted(unknown))}")
+        mutants = {mid: m for mid, m in mutants.items() if mid in only_ids}
     jobs, ids, rows = [], [], {}
     for mid, m in sorted(mutants.items(), key=lambda kv: (kv[1].file, kv[1].start, kv[0])):
         checked = [n for n in where[mid] if mid not in info[n]["equivalents"]]
@@ -171,10 +177,13 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
         checks = [(n, r) for n, r, _ in checks]
         row = rows[mid]
         row["checks"] = [{"config": n, **{k: r.get(k) for k in (
-            "verdict", "property", "distinct_states", "trace_length", "message")}}
-            for n, r in checks]
+            "verdict", "property", "distinct_states", "states_generated", "trace_length",
+            "message")}} for n, r in checks]
         fate, prop, by, by_witness = suite_fate(checks)
         row.update(fate=fate, property=prop, by=by, by_witness=by_witness)
+        if fate == "survived":
+            row["same_figures"] = all(_figures(r) == _figures(info[n]["original"])
+                                      for n, r in checks)
     configs = []
     for e in entries:
         i = info[e.name]
@@ -193,6 +202,10 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
     totals["mutants"] = len(rows)
     live = totals["mutants"] - totals["equivalent"]
     totals["killed_by_witness"] = sum(1 for r in rows.values() if r.get("by_witness"))
+    # survivors whose every check found the original's figures (distinct states, successors
+    # generated): the change reaches no state count the original does not; at most it
+    # redirects steps between states the original reaches anyway (or it is never exercised)
+    totals["survived_same_figures"] = sum(1 for r in rows.values() if r.get("same_figures"))
     totals["kill_rate"] = round(100 * totals["killed"] / live, 1) if live else None
     totals["kill_rate_without_witnesses"] = round(
         100 * (totals["killed"] - totals["killed_by_witness"]) / live, 1) if live else None
@@ -201,6 +214,10 @@ def run_model(model: str, workers: int, echo, budget: int = 3, cache: dict | Non
                          for e in left_out],
             "mutants": list(rows.values()), "totals": totals,
             "seconds": round(time.perf_counter() - started)}
+
+
+def _figures(r: dict) -> tuple:
+    return r.get("distinct_states"), r.get("states_generated")
 
 
 def suite_fate(checks: list) -> tuple:
@@ -252,6 +269,11 @@ def markdown(result: dict) -> str:
               f"non-equivalent mutants"
               + (f" ({t['kill_rate_without_witnesses']} % without the witnesses)" if by_w
                  else "") + ".", ""]
+    if t.get("survived_same_figures"):
+        lines += [f"Of the survivors, {t['survived_same_figures']} find exactly the original's "
+                  "figures (distinct states, states generated) under every configuration "
+                  "(marked *same*): the change is never exercised there, or only redirects "
+                  "steps between states the original reaches anyway.", ""]
     witnessed = sorted({w for c in result["configs"] for w in c.get("witnesses", ())})
     if witnessed:
         lines += ["Witnesses (reached by the original under some configuration): "
@@ -269,7 +291,8 @@ def markdown(result: dict) -> str:
         lines += ["| mutant | fate | change |", "| --- | --- | --- |"]
         for r in rest:
             change = r["change"].replace("|", "\\|")
-            lines.append(f"| `{r['id']}` | {r['fate']} | {change} |")
+            fate = r["fate"] + (", *same*" if r.get("same_figures") else "")
+            lines.append(f"| `{r['id']}` | {fate} | {change} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -289,6 +312,9 @@ def main() -> None:
     ap.add_argument("--cache", help="a JSON file of earlier checks, reused when the .cfg, the "
                                     "modules, the mutant and the budget are the same")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--mutant", action="append", metavar="ID",
+                    help="check only this mutant (repeatable; e.g. a survivor after an edit): "
+                         "the totals then count these only")
     ap.add_argument("--no-witnesses", action="store_true",
                     help="ignore the witnesses files (kills by properties only)")
     args = ap.parse_args()
@@ -302,7 +328,8 @@ def main() -> None:
     results = []
     for model in args.only or list(MODELS):
         result = run_model(model, args.workers, echo, args.budget, cache, save,
-                           args.max_config_states, not args.no_witnesses)
+                           args.max_config_states, not args.no_witnesses,
+                           set(args.mutant or ()))
         results.append(result)
         print(markdown(result), flush=True)
         if args.json:

@@ -48,6 +48,7 @@ TypeOK ==
     /\ mvJbod \in BOOLEAN
     /\ stale \in [Brokers -> [Partitions -> SUBSET DirValues]]
     /\ pausesLeft \in 0..MaxPauses
+    /\ recreatesLeft \in 0..MaxRecreates
 
 (* Each directory id belongs to at most one broker ("If there are any two log *)
 (* directories with the same UUID, the Broker will fail at startup"), on     *)
@@ -344,6 +345,53 @@ OldIncarnationNeverLoaded ==
 NoStaleLogsWhenQuiet ==
     \A b \in Brokers : Quiet(b) => \A p \in Partitions : stale[b][p] \cap online[b] = {}
 
+(* A broker's memory does not outlive its process: a stopped broker has        *)
+(* nothing queued or in flight to the controller (AssignmentsManager), no      *)
+(* heartbeat under way and no failed dir it still reports (BrokerLifecycle-    *)
+(* Manager), and no image of its own (ReplicaManager): all in memory, started  *)
+(* anew by the next incarnation.  Otherwise what the old incarnation decided   *)
+(* would be sent by a broker that no longer stands behind it.                  *)
+StoppedBrokerForgets ==
+    \A b \in Brokers : ~alive[b] =>
+        /\ queue[b] = EmptyQ /\ inflight[b] = NONE
+        /\ hbPending[b] = {} /\ hbResp[b] = NONE
+        /\ knownFailed[b] = {} /\ dirty[b] = {} /\ seen[b] = {}
+
+(* A new registration is a new incarnation (a restart, or a ZooKeeper-mode     *)
+(* broker restarted into KRaft, running or not): it starts with nothing queued *)
+(* or in flight and no heartbeat under way (an action property: the step that  *)
+(* registers).                                                                 *)
+RestartForgets ==
+    [][\A b \in Brokers :
+          reg'[b].epoch # reg[b].epoch =>
+              /\ queue'[b] = EmptyQ /\ inflight'[b] = NONE
+              /\ hbPending'[b] = {} /\ hbResp'[b] = NONE /\ knownFailed'[b] = {}]_vars
+
+(* A broker shuts down only where the KIP says it does ("Brokers / Handling   *)
+(* log directory failures"): a dir failure it cannot survive (its only log    *)
+(* dir, its last online dir, or any dir in ZooKeeper mode during the          *)
+(* migration), or log.dir.failure.timeout.ms: "if the broker is unable to      *)
+(* successfully communicate to the controller that some log directory has      *)
+(* failed [or a replica assignment into a failed directory] ... and there's at *)
+(* least one partition with leadership on that directory".  Where crashes are  *)
+(* modelled (EnableRestart) a halt may have any cause.                         *)
+FailureUncommunicated(b) ==
+    \/ hbPending[b] # {}
+    \/ \E p \in Partitions : PendingAssign(b, p) \cap (knownFailed[b] \cup {LOST}) # {}
+
+LeadsFromFailedDir(b) ==
+    \E p \in Partitions : part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {}
+
+FatalDirFailure(b) ==
+    online'[b] # online[b] /\ (~IsMulti(b) \/ zk[b] \/ online'[b] = {})
+
+ShutdownOnlyAsTheKipSays ==
+    [][\A b \in Brokers :
+          alive[b] /\ ~alive'[b] =>
+              \/ EnableRestart
+              \/ FatalDirFailure(b)
+              \/ FailureUncommunicated(b) /\ LeadsFromFailedDir(b)]_vars
+
 Symmetry == Permutations(DirIds) \cup Permutations(Brokers)
 SymmetryWithPartitions == Symmetry \cup Permutations(Partitions)
 
@@ -520,6 +568,28 @@ ReassignmentEndsLive ==
                 \/ ~Reassigning(part[p])
                 \/ \E b \in Brokers : ~alive[b] \/ online[b] # dirsOf[b])
 
+(* A failed dir's report is acknowledged: a running broker with failed dirs   *)
+(* the controller has not acknowledged eventually has none, or stops           *)
+(* ("Brokers / Handling log directory failures": failed dirs are sent in every *)
+(* heartbeat until the controller acknowledges them; log.dir.failure.timeout.ms *)
+(* shuts down a broker whose report was never acknowledged).                   *)
+FailedDirAcknowledgedLive ==
+    \A b \in Brokers : (alive[b] /\ hbPending[b] # {}) ~> (~alive[b] \/ hbPending[b] = {})
+
+(* A stopped broker is fenced: once its process is gone, the controller        *)
+(* eventually fences it (its heartbeats stop, broker.session.timeout.ms runs   *)
+(* out), or it runs again.  Until then it is eligible to lead.                 *)
+StoppedBrokerFencedLive ==
+    \A b \in Brokers : (~alive[b] /\ ~reg[b].fenced) ~> (alive[b] \/ reg[b].fenced)
+
+(* After the upgrade to IBP_3_7_IV2, a running KRaft-mode broker registered    *)
+(* without dirs eventually lists its dirs in its registration, or stops        *)
+(* (KAFKA-16162: without it the controller places new replicas on a broker     *)
+(* whose dirs it does not know, and they stay offline until a restart).        *)
+RegistrationListsDirsLive ==
+    \A b \in Brokers :
+        (alive[b] /\ ~zk[b] /\ mvJbod /\ reg[b].dirs = {}) ~> (~alive[b] \/ reg[b].dirs # {})
+
 \* Weak fairness on everything the system does by itself (the dir failure timer
 \* included); none on failures, crashes, restarts, moves being started, topic
 \* creation/deletion.  AssignSend includes its failing branch, so with
@@ -540,6 +610,9 @@ DeletedTopicCleanedUp ==
         /\ \A b \in Brokers : alive[b] /\ p \notin dirty[b] /\ logs[b][p] = NoLog
 \* A topic deleted earlier exists again (a new incarnation, another topic id).
 TopicRecreated == recreatesLeft < MaxRecreates /\ \E p \in Partitions : part[p].state = "live"
+\* The old incarnation's log stays on a disk, kept aside (another topic id),
+\* until the broker that holds it deletes it.
+StaleLogOnDisk == \E b \in Brokers, p \in Partitions : stale[b][p] # {}
 \* AlterReplicaLogDirs started a future log ...
 MoveStarted == \E b \in Brokers, p \in Partitions : logs[b][p].fut # NONE
 \* ... the controller accepted its dir: the broker may promote it ...

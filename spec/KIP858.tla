@@ -153,7 +153,12 @@ CONSTANTS
     BugElrElectOfflineDir,      \* an ELR member is elected without checking its replica's dir
     BugElectIgnoresElr,         \* the election looks at the ISR only, though it may be empty
     BugDeleteMissingTopic,      \* a deletion of a topic the controller does not have is accepted
-    BugRetryReplacesNewer       \* a failed assignment is queued again over a newer one
+    BugRetryReplacesNewer,      \* a failed assignment is queued again over a newer one
+    BugPersistAssignments,      \* queued assignments survive the broker's restart
+    BugIgnoreHeartbeatAck,      \* the heartbeat response's acknowledgement is not applied
+    BugExpiredBrokerUnfenced,   \* an expired session fences the partitions, not the broker
+    BugNoRegistrationRefresh,   \* KAFKA-16162: no re-registration with dirs after the upgrade
+    BugShutdownWithoutLeadership \* Kafka's code: the timeout ignores leadership
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -202,6 +207,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ MaxPauses \in Nat
        /\ BugDeleteMissingTopic \in BOOLEAN
        /\ BugRetryReplacesNewer \in BOOLEAN
+       /\ \A flag \in {BugPersistAssignments, BugIgnoreHeartbeatAck, BugExpiredBrokerUnfenced,
+                       BugNoRegistrationRefresh, BugShutdownWithoutLeadership} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -455,12 +462,15 @@ MoveUnderWay(L) == L.fut # NONE /\ L.phase # "stopped"
 \* future log survives and will be resumed (KIP-113).
 Park(L) == IF L.fut = NONE THEN L ELSE [L EXCEPT !.phase = "copying"]
 
+\* What a broker keeps in memory is lost when it stops.  BugPersistAssignments:
+\* the AssignmentsManager's queue is kept across a restart (say, to resend what
+\* a crash would lose) and the next incarnation sends it.
 HaltVolatile(b) ==
     /\ alive' = [alive EXCEPT ![b] = FALSE]
     /\ knownFailed' = [knownFailed EXCEPT ![b] = {}]
     /\ seen' = [seen EXCEPT ![b] = {}]
     /\ dirty' = [dirty EXCEPT ![b] = {}]
-    /\ queue' = [queue EXCEPT ![b] = EmptyQ]
+    /\ queue' = [queue EXCEPT ![b] = IF BugPersistAssignments THEN @ ELSE EmptyQ]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ hbPending' = [hbPending EXCEPT ![b] = {}]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
@@ -682,11 +692,12 @@ IsrExpand(p, b) ==
 \* controller fences a broker whose heartbeats stopped (session timeout) and
 \* updates leader and ISR like for a shut-down broker -- the only way leadership
 \* leaves a single-dir broker, a ZK-mode broker or a timed-out broker whose dir
-\* failed.
+\* failed.  BugExpiredBrokerUnfenced: the controller updates the partitions but
+\* writes no fencing of the broker itself (no BrokerRegistrationChangeRecord).
 SessionExpire(b) ==
     /\ ~alive[b]
     /\ ~reg[b].fenced
-    /\ reg' = [reg EXCEPT ![b].fenced = TRUE]
+    /\ reg' = [reg EXCEPT ![b].fenced = ~BugExpiredBrokerUnfenced]
     /\ part' = FencePartitions(b)
     /\ dirty' = DirtyAfter
     /\ unfencedWith' = [unfencedWith EXCEPT ![b] = {}]
@@ -1072,10 +1083,13 @@ Heartbeat(b) ==
 \* The heartbeat response acknowledges the dirs that heartbeat carried, which
 \* stop being sent (KAFKA-15649).  The race: acknowledging every dir pending when
 \* the response arrives, including one that failed after the request left.
+\* BugIgnoreHeartbeatAck: the acknowledgement is not applied (the response's
+\* handler keeps every dir pending), so the failure is reported for ever and
+\* log.dir.failure.timeout.ms fires as if the controller had never heard of it.
 HeartbeatResponse(b) ==
     /\ alive[b]
     /\ hbResp[b] # NONE
-    /\ hbPending' = [hbPending EXCEPT ![b] = IF BugAckUnsent THEN {} ELSE @ \ hbResp[b]]
+    /\ hbPending' = [hbPending EXCEPT ![b] = IF BugAckUnsent THEN {} ELSE IF BugIgnoreHeartbeatAck THEN @ ELSE @ \ hbResp[b]]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
     /\ UNCHANGED <<brokerVars, queue, inflight, ctrlVars, histVars>>
 
@@ -1083,13 +1097,18 @@ HeartbeatResponse(b) ==
 \* directory failures"): the broker has not managed to communicate a failed
 \* dir, or an assignment into a failed dir, and still leads a replica whose log
 \* is on a failed dir: it shuts down.
+\* BugShutdownWithoutLeadership: what Kafka's code does (BrokerLifecycleManager's
+\* OfflineDirBrokerFailureEvent checks only that the controller has not
+\* acknowledged the dir): the broker shuts down whether or not it leads a
+\* replica on the failed dir.
 DirFailureTimeout(b) ==
     /\ EnableFailures
     /\ alive[b]
     /\ ~zk[b]
     /\ \/ hbPending[b] # {}
        \/ \E p \in Partitions : PendingAssign(b, p) \cap (knownFailed[b] \cup {LOST}) # {}
-    /\ \E p \in Partitions : part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {}
+    /\ BugShutdownWithoutLeadership
+       \/ \E p \in Partitions : part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {}
     /\ HaltVolatile(b)
     /\ UNCHANGED <<dirsOf, zk, online, ctrlVars, histVars, stale>>
 
@@ -1169,7 +1188,7 @@ StartBroker(b, on, isZk) ==
     /\ zk' = [zk EXCEPT ![b] = isZk]
     /\ online' = [online EXCEPT ![b] = on]
     /\ knownFailed' = [knownFailed EXCEPT ![b] = {}]
-    /\ queue' = [queue EXCEPT ![b] = EmptyQ]
+    /\ queue' = [queue EXCEPT ![b] = IF BugPersistAssignments THEN @ ELSE EmptyQ]
     /\ inflight' = [inflight EXCEPT ![b] = NONE]
     /\ hbPending' = [hbPending EXCEPT ![b] = {}]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
@@ -1375,9 +1394,11 @@ UpgradeMetadataVersion ==
 \* again with the dirs it loaded at startup, under the same incarnation id: the
 \* controller amends the registration (ClusterControlManager.registerBroker,
 \* "Amending registration ... Broker epoch remains"), so the broker epoch and
-\* the fenced state stay and no partition changes.
+\* the fenced state stay and no partition changes.  BugNoRegistrationRefresh:
+\* Kafka 3.7.0, before the tracker: the registration lists no dirs until the
+\* broker restarts.
 RefreshRegistration(b) ==
-    /\ mvJbod
+    /\ mvJbod /\ ~BugNoRegistrationRefresh
     /\ alive[b] /\ ~zk[b]
     /\ reg[b].dirs = {}
     /\ LET loaded == online[b] \cup knownFailed[b]

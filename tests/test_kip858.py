@@ -43,7 +43,7 @@ def test_every_property_has_a_variant_that_violates_it():
     # the eligible leader replica ones four more, and they do not check IsrNeverEmpty
     elr = checked_properties("KIP858_a_small_elr_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 18 and len(live) == 15
+    assert len(checked) == 21 and len(live) == 18
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
@@ -78,7 +78,7 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     # revision c for a bug of Kafka's code
     by_name = {e.name: e for e in ENTRIES}
     variants = [e for e in ENTRIES if e.name.startswith("KIP858_live_bug_")]
-    assert len(variants) == 16
+    assert len(variants) == 19
     for e in variants:
         (bug,) = bugs_on(e)
         c = constants(e)
@@ -106,6 +106,9 @@ def test_liveness_variants_are_the_correct_liveness_configuration_plus_their_bug
     ("KIP858_live_bug_keep_session_on_reregister", "UnfencedLive", 3),
     ("KIP858_live_bug_leader_ignores_added_replica", "IsrExpandsLive", 15),
     ("KIP858_live_bug_complete_only_on_start", "ReassignmentEndsLive", 16),
+    ("KIP858_live_bug_ignore_heartbeat_ack", "FailedDirAcknowledgedLive", 4),
+    ("KIP858_live_bug_expired_broker_unfenced", "StoppedBrokerFencedLive", 3),
+    ("KIP858_live_bug_no_registration_refresh", "RegistrationListsDirsLive", 4),
 ])
 def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, prop, length):
     entry = next(e for e in ENTRIES if e.name == name)
@@ -114,11 +117,12 @@ def test_new_liveness_variants_end_in_a_stuttering_lasso_of_known_length(name, p
 
 
 def test_live_configurations_check_every_liveness_property():
-    # `live` and `live_rpc` are where every liveness property is known to hold (but the one of
-    # the metadata.version upgrade, checked by `live_mv`: it needs EnableMetadataVersion, and the
-    # one of eligible leader replicas, checked by `live_elr`: it needs EnableElr)
+    # `live` and `live_rpc` are where every liveness property is known to hold (but the two of
+    # the metadata.version upgrade, checked by `live_mv`: they need EnableMetadataVersion, and
+    # the one of eligible leader replicas, checked by `live_elr`: it needs EnableElr)
     live = [p for p in re.findall(r"^(\w+Live) ==", PROPS, re.M)
-            if p not in ("MigratingDirResolvedLive", "ElrLeaderElectedLive")]
+            if p not in ("MigratingDirResolvedLive", "ElrLeaderElectedLive",
+                         "RegistrationListsDirsLive")]
     for e in ENTRIES:
         if re.fullmatch(r"KIP858_[abc]_live(_rpc)?", e.name):
             listed = re.findall(r"^    (\w+Live)$", e.config_path.read_text(), re.M)
@@ -247,7 +251,9 @@ def test_kafkas_code_is_checked_on_every_configuration_of_revision_a():
         "KIP858_bug_code_preselect_degraded": ('"c"', {"BugPreselectOnDegradedBroker"},
                                                "LeaderHostsLog"),
         "KIP858_bug_code_recreate_unassigned": ('"c"', {"BugRecreateUnassigned"},
-                                                "NoReplicaRecreatedElsewhere")}
+                                                "NoReplicaRecreatedElsewhere"),
+        "KIP858_bug_code_shutdown_without_leadership": (
+            '"c"', {"BugShutdownWithoutLeadership"}, "ShutdownOnlyAsTheKipSays")}
 
 
 def test_an_unassigned_replica_on_a_failed_dir_is_recreated_by_kafkas_code():
@@ -345,7 +351,8 @@ def test_metadata_version_is_off_in_every_configuration_that_does_not_name_it():
     for e in ENTRIES:
         on = {k for k in MV_SWITCHES if constants(e)[k] == "TRUE"}
         if ("_mv" in e.name or e.name in MV_VARIANTS
-                or e.name == "KIP858_live_bug_keep_migrating_dir"):
+                or e.name in ("KIP858_live_bug_keep_migrating_dir",
+                              "KIP858_live_bug_no_registration_refresh")):
             assert "EnableMetadataVersion" in on and constants(e)["DirCounts"] == "{1}", e.name
         else:
             assert on == set(), e.name
@@ -507,7 +514,10 @@ def test_the_constants_of_eligible_leader_replicas_follow_the_last_older_constan
         names = list(constants(e))
         i = names.index("EnableElr")
         assert names[i:i + len(block)] == block, e.name
-        assert names[i + len(block):] == ["BugDeleteMissingTopic", "BugRetryReplacesNewer"], e.name
+        assert names[i + len(block):] == [
+            "BugDeleteMissingTopic", "BugRetryReplacesNewer", "BugPersistAssignments",
+            "BugIgnoreHeartbeatAck", "BugExpiredBrokerUnfenced", "BugNoRegistrationRefresh",
+            "BugShutdownWithoutLeadership"], e.name
 
 
 @pytest.mark.parametrize("name", sorted(ELR_VARIANTS))
@@ -582,3 +592,51 @@ def test_a_failed_assignment_put_back_over_a_newer_one_leaves_the_metadata_on_a_
                                              "AssignResponse", "AssignSend", "BrokerApplyDelta",
                                              "AssignResponse"]
     assert (o.distinct_states, o.states_generated) == (2017, 5860)  # TLC's figures
+
+
+def _variant(name: str, base: str, bug: str) -> manifest.Entry:
+    entry = next(e for e in ENTRIES if e.name == name)
+    ok = next(e for e in ENTRIES if e.name == base)
+    assert bugs_on(entry) == {bug} and constants(entry) == dict(constants(ok), **{bug: "TRUE"})
+    return entry
+
+
+def test_assignments_kept_across_a_restart_break_the_broker_memory_properties(tmp_path):
+    # b1 queues the assignment of its new replica p1 and crashes: the stopped broker still holds
+    # the queue, and its next incarnation registers with it (TLC's figures)
+    entry = _variant("KIP858_bug_persist_assignments", "KIP858_b_small_moves_restart",
+                     "BugPersistAssignments")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("invariant", "StoppedBrokerForgets", 12)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "BrokerApplyDelta(b1, p1)", "Crash(b1)"]
+    assert (o.distinct_states, o.states_generated) == (65, 97)
+    restart = _variant("KIP858_bug_persist_assignments_restart", "KIP858_b_small_moves_restart",
+                       "BugPersistAssignments")
+    o = check(restart.spec_path, restart.config_path, lib=restart.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "RestartForgets", 13)
+    assert o.trace[-1].action == "Restart(b1)" and (o.distinct_states, o.trace_length) == (129, 6)
+    # the harm without the two properties: the move's assignment p1->d2, queued before the
+    # crash, is sent by the new incarnation, which restarted without the move; d2 fails and
+    # the quiet broker's metadata names d2 while p1's log is in d1 (TLC: 2,037 distinct states)
+    text = entry.config_path.read_text()
+    cfg = tmp_path / "harm.cfg"
+    cfg.write_text(text.replace("    StoppedBrokerForgets\n", "").replace(
+        "    RestartForgets\n", ""))
+    o = check(entry.spec_path, cfg, lib=entry.lib_paths)
+    assert (o.verdict, o.property) == ("invariant", "MetadataDirMatchesDisk")
+    assert [s.name for s in o.trace][4:] == ["MoveStart", "MoveCaughtUp", "Crash", "Restart",
+                                             "AssignSend", "AssignResponse", "DirFail",
+                                             "BrokerApplyDelta"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (2037, 5230, 12)
+
+
+def test_the_code_shuts_a_broker_down_that_leads_nothing_from_its_failed_dir():
+    # Kafka's OfflineDirBrokerFailureEvent checks only that the dir is unacknowledged: b1's d1
+    # fails (p1 is not even created) and the timeout shuts b1 down; the KIP asks for leadership
+    entry = _variant("KIP858_bug_code_shutdown_without_leadership", "KIP858_c_small_failures",
+                     "BugShutdownWithoutLeadership")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "ShutdownOnlyAsTheKipSays", 13)
+    assert [s.action for s in o.trace][1:] == ["DirFail(b1, d1)", "DirFailureTimeout(b1)"]
+    assert (o.distinct_states, o.states_generated) == (12, 13)

@@ -48,6 +48,8 @@ BUG_SEEDS = {
     "KIP858_finding_mv_preselected_dir": 1, "KIP858_bug_load_log_by_name": 1,
     "KIP858_bug_stray_check_only_at_startup": 1, "KIP858_bug_write_empty_isr": 0,
     "KIP858_bug_reassign_missing_partition": 0, "KIP858_bug_delete_missing_topic": 0,
+    "KIP858_bug_persist_assignments": 0, "KIP858_bug_persist_assignments_restart": 0,
+    "KIP858_bug_code_shutdown_without_leadership": 0,
     "KIP858_bug_elr_kept_on_unclean_shutdown": 0, "KIP858_finding_elr_reassign_removed_replica": 0,
     "KIP858_bug_elr_dropped_on_assign": 3, "KIP858_bug_elr_kept_on_isr_rejoin": 4,
     "KIP858_bug_elect_last_known_leader_early": 3,

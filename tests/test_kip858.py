@@ -58,7 +58,8 @@ def test_every_property_has_a_variant_that_violates_it():
 
 # correct configurations on which a property fails: what the model found in the KIP text
 FINDINGS = {"KIP858_finding_mv_preselected_dir": "LeaderHostsLog",
-            "KIP858_finding_elr_reassign_removed_replica": "ElrWithinReplicas"}
+            "KIP858_finding_elr_reassign_removed_replica": "ElrWithinReplicas",
+            "KIP858_finding_reassign_twice_promote": "PromoteOnlyAfterAck"}
 
 
 def test_correct_configurations_switch_no_bug_on_and_variants_exactly_one():
@@ -640,3 +641,20 @@ def test_the_code_shuts_a_broker_down_that_leads_nothing_from_its_failed_dir():
     assert (o.verdict, o.property, o.exit_code) == ("property", "ShutdownOnlyAsTheKipSays", 13)
     assert [s.action for s in o.trace][1:] == ["DirFail(b1, d1)", "DirFailureTimeout(b1)"]
     assert (o.distinct_states, o.states_generated) == (12, 13)
+
+
+def test_a_response_for_a_replica_removed_and_added_again_lets_its_future_log_be_promoted():
+    # a finding of the model with two reassignments (no bug): b2, added to p1, moves it from d3
+    # to d4 and its assignment p1->d4 is accepted; the reassignment is cancelled (b2's dir back
+    # to UNASSIGNED) and started again before b2 applies either record; the old response then
+    # acknowledges the move and b2 promotes d4 while the controller's dir is UNASSIGNED
+    entry = next(e for e in ENTRIES if e.name == "KIP858_finding_reassign_twice_promote")
+    base = next(e for e in ENTRIES if e.name == "KIP858_a_small_reassign_moves")
+    assert bugs_on(entry) == set()
+    assert constants(entry) == dict(constants(base), MaxReassigns="2")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "PromoteOnlyAfterAck", 13)
+    assert [s.name for s in o.trace][3:] == [
+        "ReassignStart", "BrokerApplyDelta", "MoveStart", "MoveCaughtUp", "AssignSend",
+        "ReassignCancel", "ReassignStart", "AssignResponse", "MovePromote"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (18594, 68946, 12)

@@ -50,6 +50,7 @@ BUG_SEEDS = {
     "KIP858_bug_reassign_missing_partition": 0, "KIP858_bug_delete_missing_topic": 0,
     "KIP858_bug_persist_assignments": 0, "KIP858_bug_persist_assignments_restart": 0,
     "KIP858_bug_code_shutdown_without_leadership": 0,
+    "KIP858_finding_reassign_twice_promote": 0,
     "KIP858_bug_elr_kept_on_unclean_shutdown": 0, "KIP858_finding_elr_reassign_removed_replica": 0,
     "KIP858_bug_elr_dropped_on_assign": 3, "KIP858_bug_elr_kept_on_isr_rejoin": 4,
     "KIP858_bug_elect_last_known_leader_early": 3,
@@ -64,7 +65,10 @@ RARE_BUGS = {"KIP858_bug_resume_accepted_move": (14, 6000),
              "KIP858_bug_code_ignore_future_dir": (12, 3000),
              # the move's request failing as a whole while its destination fails, then the
              # failed assignment re-sent before the heartbeat reports the dir
-             "KIP858_bug_retry_replaces_newer": (14, 6000)}
+             "KIP858_bug_retry_replaces_newer": (14, 6000),
+             # a reassignment started, cancelled and started again while the move's request
+             # is in flight (random behaviours of 25 steps shrink to 14 steps only)
+             "KIP858_finding_reassign_twice_promote": (14, 6000)}
 # Bugs that random behaviours did not meet (seeds 0-2 at depth 12, 20,000 behaviours each): a
 # follower's dir must fail in the few steps between its unfencing and its heartbeat reporting it;
 # (seeds 0-11, 300 behaviours of 25 steps) a dir must fail between the placement of a replica and

@@ -1086,10 +1086,15 @@ Heartbeat(b) ==
 \* BugIgnoreHeartbeatAck: the acknowledgement is not applied (the response's
 \* handler keeps every dir pending), so the failure is reported for ever and
 \* log.dir.failure.timeout.ms fires as if the controller had never heard of it.
+StillPending(b) ==
+    CASE BugAckUnsent -> {}
+      [] BugIgnoreHeartbeatAck -> hbPending[b]
+      [] OTHER -> hbPending[b] \ hbResp[b]
+
 HeartbeatResponse(b) ==
     /\ alive[b]
     /\ hbResp[b] # NONE
-    /\ hbPending' = [hbPending EXCEPT ![b] = IF BugAckUnsent THEN {} ELSE IF BugIgnoreHeartbeatAck THEN @ ELSE @ \ hbResp[b]]
+    /\ hbPending' = [hbPending EXCEPT ![b] = StillPending(b)]
     /\ hbResp' = [hbResp EXCEPT ![b] = NONE]
     /\ UNCHANGED <<brokerVars, queue, inflight, ctrlVars, histVars>>
 

@@ -47,8 +47,25 @@ def _lark() -> Lark:
                 maybe_placeholders=False, cache=True)
 
 
+_PARSED: dict[tuple[str, str], ast.Module] = {}  # (text, file) -> its tree, newest last
+_PARSED_KEPT = 32
+
+
 def parse_module(text: str, file: str = "<string>") -> ast.Module:
-    """Parse the text of one .tla file; raise SpecError with a span on any syntax error."""
+    """Parse the text of one .tla file; raise SpecError with a span on any syntax error.
+    Trees are immutable, so a process that checks one spec many times (the test suite, a
+    sweep, mutation testing) parses each text once: the tree is remembered by text and file."""
+    key = (text, file)
+    module = _PARSED.get(key)
+    if module is None:
+        module = _parse_text(text, file)
+        if len(_PARSED) >= _PARSED_KEPT:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = module
+    return module
+
+
+def _parse_text(text: str, file: str) -> ast.Module:
     prepared = prepare(text, file)
     _BUILD.parenthesised.clear()
     _BUILD.infixes.clear()

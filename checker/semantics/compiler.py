@@ -160,7 +160,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
             "f", name, next(self._counter))
         code = share_within(src.replace("{name}", fname), self.g)
         try:
-            exec(compile(code, f"<kipcheck:{fname}>", "exec"), self.g)  # noqa: S102
+            exec(_compiled(code, f"<kipcheck:{fname}>"), self.g)  # noqa: S102
         except SyntaxError as err:  # pragma: no cover - a compiler bug
             raise CompileError(f"internal: generated code does not compile ({err}):\n{code}"
                                ) from err
@@ -191,3 +191,18 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
 
 
 _TAG_RE = re.compile(r"# @span:(\d+)$")
+_COMPILED: dict = {}  # (code, file name) -> code object, newest last
+_COMPILED_KEPT = 8192
+
+
+def _compiled(code: str, filename: str):
+    """Python's compile, remembered: code objects are immutable and exec makes new functions
+    from them, so a process compiling one spec many times pays for each function once."""
+    key = (code, filename)
+    obj = _COMPILED.get(key)
+    if obj is None:
+        obj = compile(code, filename, "exec")
+        if len(_COMPILED) >= _COMPILED_KEPT:
+            del _COMPILED[next(iter(_COMPILED))]
+        _COMPILED[key] = obj
+    return obj

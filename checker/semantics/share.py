@@ -33,6 +33,32 @@ _SCOPES = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.SetComp, ast.DictComp,
 _PLAIN_LIMIT = 2_000  # parts of a constant compared by value; bigger ones by name
 
 
+_SHARED: dict = {}  # (function, src, what its constants are) -> the rewritten src
+_SHARED_KEPT = 8192
+_CONST_NAME_RE = re.compile(r"\b_k\d+\b")
+
+
+def _remembered(rewrite):
+    """`rewrite(src, constants)` remembered by src and by what it reads of `constants` (the
+    kind-tagged value of each `_k…` name src mentions, as _key compares them): a process that
+    compiles one spec many times (tests, sweeps, mutants) rewrites each function once."""
+    def remembered(src: str, constants: dict) -> str:
+        names = sorted(set(_CONST_NAME_RE.findall(src)))
+        key = (rewrite.__name__, src, tuple(
+            (n, _value_key(constants[n], n) if n in constants else None) for n in names))
+        out = _SHARED.get(key)
+        if out is None:
+            out = rewrite(src, constants)
+            if len(_SHARED) >= _SHARED_KEPT:
+                del _SHARED[next(iter(_SHARED))]
+            _SHARED[key] = out
+        return out
+    remembered.__doc__ = rewrite.__doc__
+    remembered.__name__ = rewrite.__name__
+    return remembered
+
+
+@_remembered
 def share_repeated(src: str, constants: dict) -> str:
     """`src` (one generated function) with its repeated pure state expressions remembered in
     locals. `constants` holds the values of the `_k…` names, so that equal constants compiled
@@ -161,6 +187,7 @@ _BOUND_RE = re.compile(r"v\d+_\w*$")  # the Python names of TLA+ bound names (sc
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+@_remembered
 def share_within(src: str, constants: dict) -> str:
     """`src`, a generated function whose body is `return EXPR` on one line (an operator, an
     invariant, a predicate), with each pure call that EXPR repeats evaluated once: its first

@@ -47,8 +47,9 @@ def test_the_same_spec_under_two_configurations_checks_each_as_its_own(tmp_path:
     spec = tmp_path / "Memo.tla"
     spec.write_text(SPEC)
     same, apart = tmp_path / "Same.cfg", tmp_path / "Apart.cfg"
-    same.write_text("CONSTANTS A = a B = a\nINIT Init\nNEXT Next\nINVARIANT Both\nCHECK_DEADLOCK FALSE\n")
-    apart.write_text("CONSTANTS A = a B = b\nINIT Init\nNEXT Next\nINVARIANT Both\nCHECK_DEADLOCK FALSE\n")
+    rest = "INIT Init\nNEXT Next\nINVARIANT Both\nCHECK_DEADLOCK FALSE\n"
+    same.write_text("CONSTANTS A = a B = a\n" + rest)
+    apart.write_text("CONSTANTS A = a B = b\n" + rest)
     for _ in range(2):  # twice each, alternating: every second check finds its work remembered
         o = check(spec, same)
         assert (o.verdict, o.distinct_states) == ("ok", 3)

@@ -19,7 +19,7 @@ from .engine.explore import cut_at
 from .engine.fingerprints import state_fingerprint
 from .engine.frontier import DEFAULT_LIMIT as DEFAULT_FRONTIER
 from .engine.witnesses import Witnesses
-from .frontend import KipcheckError, LoadedSpec, default_config, load_spec
+from .frontend import KipcheckError, LoadedSpec, default_config, load_spec, remembered
 from .frontend.cfg import parse_config
 from .frontend.errors import ConfigError, Span
 from .interface import EVAL_ERRORS, Recipe, Result, Step, error_message
@@ -186,16 +186,18 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     set_max_set_size(max_set_size)
     if config is None:
         config = default_config(spec)
-    loaded = load_spec(spec, config, lib, texts)
-    if constants:
-        check_overrides(constants, loaded)
-    try:
-        built = model_builder.build(loaded, constants, deadlock, tuple(witnesses))
-    except CompileError as e:
-        raise KipcheckError(e.message, e.span) from None
-    except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain) failed
-        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                       seconds=time.perf_counter() - started)
+    with remembered.record() as used:
+        loaded = load_spec(spec, config, lib, texts)
+        if constants:
+            check_overrides(constants, loaded)
+        try:
+            built = model_builder.build(loaded, constants, deadlock, tuple(witnesses))
+        except CompileError as e:
+            raise KipcheckError(e.message, e.span) from None
+        except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain)
+            return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                           seconds=time.perf_counter() - started)
+    built.model.remembered = used
     variables = built.model.variables
     found = None
     if built.witnesses:
@@ -462,19 +464,21 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
     set_max_set_size(MAX_SET_SIZE)
     if config is None:
         config = default_config(spec)
-    loaded = load_spec(spec, config, lib)
-    if constants:
-        check_overrides(constants, loaded)
     base = {"seed": seed, "max_steps": depth, "traces": traces, "budget": budget,
             "workers": workers}
-    try:
-        built = model_builder.build(loaded, constants, deadlock)
-    except CompileError as e:
-        raise KipcheckError(e.message, e.span) from None
-    except EVAL_ERRORS as e:
-        return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                          seconds=time.perf_counter() - started, **base)
+    with remembered.record() as used:
+        loaded = load_spec(spec, config, lib)
+        if constants:
+            check_overrides(constants, loaded)
+        try:
+            built = model_builder.build(loaded, constants, deadlock)
+        except CompileError as e:
+            raise KipcheckError(e.message, e.span) from None
+        except EVAL_ERRORS as e:
+            return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                              seconds=time.perf_counter() - started, **base)
     model = built.model
+    model.remembered = used
     variables = model.variables
     failed = _assumptions(built, variables, started)
     if failed is not None:

@@ -52,6 +52,9 @@ class Model:
     # How to rebuild this model in another process (a worker): a picklable Recipe, since the
     # model's callables are made by exec and cannot be pickled. None: single process only.
     recipe: object = None
+    # What building it parsed and compiled (frontend/remembered.py), handed to the workers so
+    # they build the same model without doing that work again. None: nothing recorded.
+    remembered: dict | None = None
     # The invariants again, as (name, pred(s, p)) for a successor s of a state p that
     # satisfied them all (a conjunct reading only variables s shares with p is skipped);
     # None: check successors with `invariants`.

@@ -55,3 +55,34 @@ def test_the_same_spec_under_two_configurations_checks_each_as_its_own(tmp_path:
         assert (o.verdict, o.distinct_states) == ("ok", 3)
         o = check(spec, apart)
         assert (o.verdict, o.property, o.trace_length) == ("invariant", "Both", 2)
+
+
+def test_a_worker_handed_its_parents_record_builds_the_model_without_compiling(tmp_path: Path,
+                                                                            monkeypatch):
+    """What the parent's build parsed and compiled travels to the worker processes
+    (remembered.export, install): their build of the same model parses nothing and compiles
+    nothing, and the model they build finds the parent's answer."""
+    from checker.frontend import load_spec, remembered
+    from checker.frontend import parser as parser_module
+    from checker.semantics import compiler as compiler_module
+    from checker.semantics import model as model_builder
+
+    spec = tmp_path / "Memo.tla"
+    spec.write_text(SPEC)
+    cfg = tmp_path / "Apart.cfg"
+    cfg.write_text("CONSTANTS A = a B = b\nINIT Init\nNEXT Next\nINVARIANT Both\n")
+    with remembered.record() as used:
+        model_builder.build(load_spec(spec, cfg), None, None)
+    blob = remembered.export(used)
+    for memo in remembered._ALL.values():  # a fresh process
+        memo.items.clear()
+    remembered.install(blob)
+
+    def refuse(*args):
+        raise AssertionError("compiled or parsed again")
+    monkeypatch.setattr(compiler_module, "compile", refuse, raising=False)
+    monkeypatch.setattr(parser_module, "_parse_text", refuse)
+    built = model_builder.build(load_spec(spec, cfg), None, None)
+    assert [name for name, _ in built.model.invariants] == ["Both"]
+    o = check(spec, cfg, workers=2)
+    assert (o.verdict, o.property, o.trace_length) == ("invariant", "Both", 2)

@@ -59,6 +59,7 @@ from ..engine.explore import (
 from ..engine.fingerprints import Parent, key_function, successor_keys
 from ..engine.frontier import Spool
 from ..engine.store import FingerprintTable, ParentLinks
+from ..frontend import remembered
 from ..interface import EVAL_ERRORS, Model, Result, Step, step_of
 from ..semantics.values import NotAssigned
 from ..verdicts import ERROR
@@ -168,12 +169,14 @@ def _rebuild(recipe) -> Model:
     return model_builder.build(loaded, dict(recipe.constants), recipe.deadlock).model
 
 
-def _worker_main(conn, recipe, me: int, n: int, stop=None, limit=None, spill=None) -> None:
+def _worker_main(conn, recipe, me: int, n: int, stop=None, limit=None, spill=None,
+                 warm=None) -> None:
     gc.disable()  # as in the local search: states never form cycles (see engine.explore)
     if stop is not None:  # checkpoints: the coordinator decides when to stop (see LevelPauses)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = None
     try:
+        remembered.install(warm)  # the parent's parses and compiled code: no second compile
         worker = _Worker(_rebuild(recipe), me, n, limit, spill)
         worker.stop = stop
         conn.send(("ready", None))
@@ -689,12 +692,13 @@ class _Coordinator:
             limit = max(1, -(-limit // self.n))
             spill = tempfile.mkdtemp(prefix="kipcheck-workers-")
         # Nothing a worker computes depends on hash(): each has its own hash seed.
+        warm = remembered.export(self.model.remembered) if self.model.remembered else None
         try:
             for w in range(self.n):
                 mine, theirs = ctx.Pipe()
                 p = ctx.Process(target=_worker_main, daemon=True,
                                 args=(theirs, self.model.recipe, w, self.n,
-                                      stop, limit, spill))
+                                      stop, limit, spill, warm))
                 p.start()
                 theirs.close()
                 self.conns.append(mine)

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..frontend import remembered
 from ..interface import Model, Step, step_of
 from ..verdicts import DEADLOCK, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .explore import (
@@ -292,8 +293,8 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
     violating: Walk | None = None
     try:
         if workers > 1 and model.recipe is not None:
-            index, stopped_by = _run_workers(model.recipe, workers, seed, depth, traces,
-                                             deadline, tally, progress)
+            index, stopped_by = _run_workers(model.recipe, model.remembered, workers, seed,
+                                             depth, traces, deadline, tally, progress)
             if index is not None:
                 violating = walker.walk(seed, index)  # the same behaviour, in this process
         else:
@@ -354,8 +355,8 @@ _NONE = 1 << 62  # "no limit" for the shared limit on behaviour indices
 _FLUSH = 0.25  # seconds between a worker's reports
 
 
-def _run_workers(recipe, n: int, seed: int, depth: int, traces, deadline, tally: Tally,
-                 progress):
+def _run_workers(recipe, model_remembered, n: int, seed: int, depth: int, traces, deadline,
+                 tally: Tally, progress):
     """Behaviours in `n` processes, worker w running w, w + n, w + 2n, ...; a shared limit
     says which indices are still worth running: below --traces, and below the least index
     found to violate. Adds the figures of the behaviours up to the reported one to `tally`;
@@ -363,8 +364,9 @@ def _run_workers(recipe, n: int, seed: int, depth: int, traces, deadline, tally:
     ctx = mp.get_context("spawn")
     limit = ctx.Value("q", _NONE if traces is None else traces)
     results = ctx.Queue()
+    warm = remembered.export(model_remembered) if model_remembered else None
     procs = [ctx.Process(target=_worker_main, daemon=True,
-                         args=(recipe, w, n, seed, depth, deadline, limit, results))
+                         args=(recipe, w, n, seed, depth, deadline, limit, results, warm))
              for w in range(n)]
     for p in procs:
         p.start()
@@ -408,10 +410,11 @@ def _run_workers(recipe, n: int, seed: int, depth: int, traces, deadline, tally:
 
 
 def _worker_main(recipe, me: int, n: int, seed: int, depth: int, deadline, limit,
-                 results) -> None:
+                 results, warm=None) -> None:
     import traceback
 
     try:
+        remembered.install(warm)  # the parent's parses and compiled code: no second compile
         walker = Walker(_rebuild(recipe), depth)
         walker.start()
         batch: list = []

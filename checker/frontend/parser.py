@@ -15,6 +15,7 @@ from lark.lexer import Lexer
 from . import ast
 from .errors import Span, SpecError
 from .lexer import CANONICAL, Tokenizer, prepare
+from .remembered import Remembered
 
 # Human names of token types, for "expected ..." messages.
 _TOKEN_NAMES = {
@@ -47,21 +48,17 @@ def _lark() -> Lark:
                 maybe_placeholders=False, cache=True)
 
 
-_PARSED: dict[tuple[str, str], ast.Module] = {}  # (text, file) -> its tree, newest last
-_PARSED_KEPT = 32
+_PARSED = Remembered("parse", 32)  # (text, file) -> its tree
 
 
 def parse_module(text: str, file: str = "<string>") -> ast.Module:
     """Parse the text of one .tla file; raise SpecError with a span on any syntax error.
-    Trees are immutable, so a process that checks one spec many times (the test suite, a
-    sweep, mutation testing) parses each text once: the tree is remembered by text and file."""
+    Trees are immutable, so each text is parsed once per process (see remembered.py)."""
     key = (text, file)
     module = _PARSED.get(key)
     if module is None:
         module = _parse_text(text, file)
-        if len(_PARSED) >= _PARSED_KEPT:
-            del _PARSED[next(iter(_PARSED))]
-        _PARSED[key] = module
+        _PARSED.put(key, module)
     return module
 
 

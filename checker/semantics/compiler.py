@@ -28,9 +28,11 @@ codegen_runtime.py (the helpers generated code calls).
 from __future__ import annotations
 
 import itertools
+import marshal
 import re
 from contextlib import contextmanager
 
+from ..frontend.remembered import Remembered
 from ..frontend.resolve import ModuleScope
 from . import codegen_runtime as rt
 from . import community, runtime
@@ -191,18 +193,15 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, Instance
 
 
 _TAG_RE = re.compile(r"# @span:(\d+)$")
-_COMPILED: dict = {}  # (code, file name) -> code object, newest last
-_COMPILED_KEPT = 8192
+_COMPILED = Remembered("compile", 8192, marshal.dumps, marshal.loads)  # (code, file) -> code
 
 
 def _compiled(code: str, filename: str):
     """Python's compile, remembered: code objects are immutable and exec makes new functions
-    from them, so a process compiling one spec many times pays for each function once."""
+    from them, so each function is compiled once per process (see frontend/remembered.py)."""
     key = (code, filename)
     obj = _COMPILED.get(key)
     if obj is None:
         obj = compile(code, filename, "exec")
-        if len(_COMPILED) >= _COMPILED_KEPT:
-            del _COMPILED[next(iter(_COMPILED))]
-        _COMPILED[key] = obj
+        _COMPILED.put(key, obj)
     return obj

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..frontend.remembered import Remembered
 from .values import Fn, ModelValue
 
 # Runtime operators whose result depends only on their arguments (no process state, no
@@ -33,15 +34,15 @@ _SCOPES = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.SetComp, ast.DictComp,
 _PLAIN_LIMIT = 2_000  # parts of a constant compared by value; bigger ones by name
 
 
-_SHARED: dict = {}  # (function, src, what its constants are) -> the rewritten src
-_SHARED_KEPT = 8192
+_SHARED = Remembered("share", 8192)  # (function, src, what its constants are) -> new src
 _CONST_NAME_RE = re.compile(r"\b_k\d+\b")
 
 
 def _remembered(rewrite):
     """`rewrite(src, constants)` remembered by src and by what it reads of `constants` (the
     kind-tagged value of each `_k…` name src mentions, as _key compares them): a process that
-    compiles one spec many times (tests, sweeps, mutants) rewrites each function once."""
+    compiles one spec many times (tests, sweeps, mutants, workers) rewrites each function
+    once (see frontend/remembered.py)."""
     def remembered(src: str, constants: dict) -> str:
         names = sorted(set(_CONST_NAME_RE.findall(src)))
         key = (rewrite.__name__, src, tuple(
@@ -49,9 +50,7 @@ def _remembered(rewrite):
         out = _SHARED.get(key)
         if out is None:
             out = rewrite(src, constants)
-            if len(_SHARED) >= _SHARED_KEPT:
-                del _SHARED[next(iter(_SHARED))]
-            _SHARED[key] = out
+            _SHARED.put(key, out)
         return out
     remembered.__doc__ = rewrite.__doc__
     remembered.__name__ = rewrite.__name__

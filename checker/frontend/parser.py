@@ -54,12 +54,7 @@ _PARSED = Remembered("parse", 32)  # (text, file) -> its tree
 def parse_module(text: str, file: str = "<string>") -> ast.Module:
     """Parse the text of one .tla file; raise SpecError with a span on any syntax error.
     Trees are immutable, so each text is parsed once per process (see remembered.py)."""
-    key = (text, file)
-    module = _PARSED.get(key)
-    if module is None:
-        module = _parse_text(text, file)
-        _PARSED.put(key, module)
-    return module
+    return _PARSED.value((text, file), lambda: _parse_text(text, file))
 
 
 def _parse_text(text: str, file: str) -> ast.Module:

@@ -23,6 +23,14 @@ class Remembered:
         self.items: dict = {}
         _ALL[name] = self
 
+    def value(self, key, compute):
+        """The value remembered for key, else compute() remembered."""
+        value = self.get(key)
+        if value is None:
+            value = compute()
+            self.put(key, value)
+        return value
+
     def get(self, key):
         value = self.items.get(key)
         if value is not None and _recording:

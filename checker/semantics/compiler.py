@@ -199,9 +199,4 @@ _COMPILED = Remembered("compile", 8192, marshal.dumps, marshal.loads)  # (code, 
 def _compiled(code: str, filename: str):
     """Python's compile, remembered: code objects are immutable and exec makes new functions
     from them, so each function is compiled once per process (see frontend/remembered.py)."""
-    key = (code, filename)
-    obj = _COMPILED.get(key)
-    if obj is None:
-        obj = compile(code, filename, "exec")
-        _COMPILED.put(key, obj)
-    return obj
+    return _COMPILED.value((code, filename), lambda: compile(code, filename, "exec"))

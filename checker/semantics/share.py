@@ -47,11 +47,7 @@ def _remembered(rewrite):
         names = sorted(set(_CONST_NAME_RE.findall(src)))
         key = (rewrite.__name__, src, tuple(
             (n, _value_key(constants[n], n) if n in constants else None) for n in names))
-        out = _SHARED.get(key)
-        if out is None:
-            out = rewrite(src, constants)
-            _SHARED.put(key, out)
-        return out
+        return _SHARED.value(key, lambda: rewrite(src, constants))
     remembered.__doc__ = rewrite.__doc__
     remembered.__name__ = rewrite.__name__
     return remembered

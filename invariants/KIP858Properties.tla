@@ -367,6 +367,20 @@ RestartForgets ==
               /\ queue'[b] = EmptyQ /\ inflight'[b] = NONE
               /\ hbPending'[b] = {} /\ hbResp'[b] = NONE /\ knownFailed'[b] = {}]_vars
 
+(* Every change to a partition's record reaches each running broker that       *)
+(* hosts or hosted a replica of it (an action property): in KRaft every broker *)
+(* replays the whole metadata log, and ReplicaManager.applyDelta acts on each  *)
+(* local change -- a new leader or ISR as much as new replicas or a new dir    *)
+(* (TopicsDelta.localChanges).  The step that changes the record marks it     *)
+(* unapplied at that broker, unless the broker stops or registers anew in the *)
+(* same step (it then loads the whole image at its start).                    *)
+RecordsReachRunningBrokers ==
+    [][\A p \in Partitions, x \in Brokers :
+          (/\ part'[p] # part[p]
+           /\ alive[x] /\ alive'[x] /\ reg'[x].epoch = reg[x].epoch
+           /\ x \in part[p].replicas \cup part'[p].replicas)
+              => p \in dirty'[x]]_vars
+
 (* A broker shuts down only where the KIP says it does ("Brokers / Handling   *)
 (* log directory failures"): a dir failure it cannot survive (its only log    *)
 (* dir, its last online dir, or any dir in ZooKeeper mode during the          *)

@@ -158,7 +158,8 @@ CONSTANTS
     BugIgnoreHeartbeatAck,      \* the heartbeat response's acknowledgement is not applied
     BugExpiredBrokerUnfenced,   \* an expired session fences the partitions, not the broker
     BugNoRegistrationRefresh,   \* KAFKA-16162: no re-registration with dirs after the upgrade
-    BugShutdownWithoutLeadership \* Kafka's code: the timeout ignores leadership
+    BugShutdownWithoutLeadership, \* Kafka's code: the timeout ignores leadership
+    BugIgnoreLeaderChange       \* a broker acts on a record only if replicas or dirs changed
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -208,7 +209,8 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ BugDeleteMissingTopic \in BOOLEAN
        /\ BugRetryReplacesNewer \in BOOLEAN
        /\ \A flag \in {BugPersistAssignments, BugIgnoreHeartbeatAck, BugExpiredBrokerUnfenced,
-                       BugNoRegistrationRefresh, BugShutdownWithoutLeadership} : flag \in BOOLEAN
+                       BugNoRegistrationRefresh, BugShutdownWithoutLeadership,
+                       BugIgnoreLeaderChange} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -433,12 +435,21 @@ FencePartitionsOf(b, U) ==
 
 FencePartitions(b) == FencePartitionsOf(b, {})
 
+\* A change of p's record that its brokers act on: any change.  BugIgnoreLeaderChange:
+\* only a change of its state, replicas or dirs (a new leader or ISR alone is ignored,
+\* so a broker elected leader never starts acting as one).
+LocalChange(p) ==
+    IF BugIgnoreLeaderChange
+    THEN part'[p].state # part[p].state \/ part'[p].replicas # part[p].replicas
+         \/ part'[p].dir # part[p].dir
+    ELSE part'[p] # part[p]
+
 \* Metadata propagation: every running broker hosting a partition whose record
 \* changed in this step has a new delta to apply.  Only valid once part' is set.
 DirtyAfter ==
     [x \in Brokers |->
         IF alive[x]
-        THEN dirty[x] \cup {p \in Partitions : part'[p] # part[p]
+        THEN dirty[x] \cup {p \in Partitions : LocalChange(p)
                                                /\ x \in part'[p].replicas \cup part[p].replicas}
         ELSE dirty[x]]
 

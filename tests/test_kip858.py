@@ -43,7 +43,7 @@ def test_every_property_has_a_variant_that_violates_it():
     # the eligible leader replica ones four more, and they do not check IsrNeverEmpty
     elr = checked_properties("KIP858_a_small_elr_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 21 and len(live) == 18
+    assert len(checked) == 22 and len(live) == 18
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
@@ -518,7 +518,7 @@ def test_the_constants_of_eligible_leader_replicas_follow_the_last_older_constan
         assert names[i + len(block):] == [
             "BugDeleteMissingTopic", "BugRetryReplacesNewer", "BugPersistAssignments",
             "BugIgnoreHeartbeatAck", "BugExpiredBrokerUnfenced", "BugNoRegistrationRefresh",
-            "BugShutdownWithoutLeadership"], e.name
+            "BugShutdownWithoutLeadership", "BugIgnoreLeaderChange"], e.name
 
 
 @pytest.mark.parametrize("name", sorted(ELR_VARIANTS))
@@ -641,6 +641,19 @@ def test_the_code_shuts_a_broker_down_that_leads_nothing_from_its_failed_dir():
     assert (o.verdict, o.property, o.exit_code) == ("property", "ShutdownOnlyAsTheKipSays", 13)
     assert [s.action for s in o.trace][1:] == ["DirFail(b1, d1)", "DirFailureTimeout(b1)"]
     assert (o.distinct_states, o.states_generated) == (12, 13)
+
+
+def test_a_broker_that_ignores_a_new_leader_alone_breaks_metadata_propagation():
+    # b1 leads p1 (RF 2, b2 in the ISR); b1's d1 fails, log.dir.failure.timeout shuts b1 down and
+    # its session expires: the controller elects b2, changing p1's leader and ISR only; b2, which
+    # acts on a record only when its replicas or dirs changed, never learns it leads (TLC's
+    # figures)
+    entry = _variant("KIP858_bug_ignore_leader_change", "KIP858_a_small_rf2_failures",
+                     "BugIgnoreLeaderChange")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "RecordsReachRunningBrokers", 13)
+    assert [s.name for s in o.trace][5:] == ["DirFail", "DirFailureTimeout", "SessionExpire"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (2049, 6156, 8)
 
 
 def test_a_response_for_a_replica_removed_and_added_again_lets_its_future_log_be_promoted():

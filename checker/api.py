@@ -186,18 +186,12 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     set_max_set_size(max_set_size)
     if config is None:
         config = default_config(spec)
-    with remembered.record() as used:
-        loaded = load_spec(spec, config, lib, texts)
-        if constants:
-            check_overrides(constants, loaded)
-        try:
-            built = model_builder.build(loaded, constants, deadlock, tuple(witnesses))
-        except CompileError as e:
-            raise KipcheckError(e.message, e.span) from None
-        except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain)
-            return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                           seconds=time.perf_counter() - started)
-    built.model.remembered = used
+    try:
+        loaded, built = _load_and_build(spec, config, lib, constants, deadlock, texts,
+                                        tuple(witnesses))
+    except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain) failed
+        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                       seconds=time.perf_counter() - started)
     variables = built.model.variables
     found = None
     if built.witnesses:
@@ -343,13 +337,7 @@ def generated_code(spec: str | Path, config: str | Path | None = None,
     ValueError. A line's trailing comment names the spec's line it came from."""
     if config is None:
         config = default_config(spec)
-    loaded = load_spec(spec, config, lib)
-    if constants:
-        check_overrides(constants, loaded)
-    try:
-        built = model_builder.build(loaded, constants, None)
-    except CompileError as e:
-        raise KipcheckError(e.message, e.span) from None
+    _, built = _load_and_build(spec, config, lib, constants, None)
     spans = built.compiler.spans
 
     def where(m: re.Match) -> str:
@@ -367,6 +355,22 @@ def generated_code(spec: str | Path, config: str | Path | None = None,
                          f"its actions are: {', '.join(names)}")
     wanted = re.compile(r"(?:^|_)(?:" + "|".join(map(re.escape, actions)) + r")$")
     return [(n, src) for n, src in sources if wanted.search(n) or n == "expand"]
+
+
+def _load_and_build(spec, config, lib, constants, deadlock, texts=None, witnesses=()):
+    """(loaded, built) for a spec and config with `-D` overrides; a compile error is bad input
+    (KipcheckError); an evaluation error of a constant expression propagates. What the build
+    parsed and compiled is kept on the model (model.remembered) for worker processes."""
+    with remembered.record() as used:
+        loaded = load_spec(spec, config, lib, texts)
+        if constants:
+            check_overrides(constants, loaded)
+        try:
+            built = model_builder.build(loaded, constants, deadlock, witnesses)
+        except CompileError as e:
+            raise KipcheckError(e.message, e.span) from None
+    built.model.remembered = used
+    return loaded, built
 
 
 def compiler_run_settings(workers: int) -> None:
@@ -466,19 +470,12 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
         config = default_config(spec)
     base = {"seed": seed, "max_steps": depth, "traces": traces, "budget": budget,
             "workers": workers}
-    with remembered.record() as used:
-        loaded = load_spec(spec, config, lib)
-        if constants:
-            check_overrides(constants, loaded)
-        try:
-            built = model_builder.build(loaded, constants, deadlock)
-        except CompileError as e:
-            raise KipcheckError(e.message, e.span) from None
-        except EVAL_ERRORS as e:
-            return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                              seconds=time.perf_counter() - started, **base)
+    try:
+        _, built = _load_and_build(spec, config, lib, constants, deadlock)
+    except EVAL_ERRORS as e:
+        return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                          seconds=time.perf_counter() - started, **base)
     model = built.model
-    model.remembered = used
     variables = model.variables
     failed = _assumptions(built, variables, started)
     if failed is not None:

@@ -134,6 +134,26 @@ def test_text_trace_marks_changed_variables():
     assert "38 states generated, 15 distinct states found, 5 states left on queue." in lines
 
 
+@pytest.mark.parametrize("variables,shown", [
+    ("x", ["x = 2"]),  # TLC 2.18: one variable, no bullet
+    ("x, y", ["/\\ x = 2", "/\\ y = 0"])])
+def test_an_initial_state_that_violates_an_invariant_is_named_as_tlc_names_it(tmp_path,
+                                                                              variables, shown):
+    # TLC: "violated by the initial state:" and the state, no behaviour (exit 12 as any invariant)
+    y = " /\\ y = 0" if "y" in variables else ""
+    y_next = " /\\ y' = y" if "y" in variables else ""
+    spec = write_spec(tmp_path, "InitBad",
+                      f"EXTENDS Naturals\nVARIABLES {variables}\nInit == x \\in {{1, 2, 3}}{y}\n"
+                      f"Next == x' = x + 1{y_next}\nInv == x # 2\n",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    result = CliRunner().invoke(main, ["check", str(spec)])
+    assert result.exit_code == 12
+    lines = result.output.splitlines()
+    assert lines[:len(shown) + 2] == [
+        "Error: Invariant Inv is violated by the initial state:", *shown, ""]
+    assert "Error: The behavior up to this point is:" not in lines
+
+
 def test_report_json_and_constant_override(tmp_path):
     report = tmp_path / "r.json"
     result = CliRunner().invoke(main, ["check", str(SPECS / "Records.tla"), "--config",

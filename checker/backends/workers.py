@@ -692,7 +692,7 @@ class _Coordinator:
             limit = max(1, -(-limit // self.n))
             spill = tempfile.mkdtemp(prefix="kipcheck-workers-")
         # Nothing a worker computes depends on hash(): each has its own hash seed.
-        warm = remembered.export(self.model.remembered) if self.model.remembered else None
+        warm = remembered.export(self.model.remembered)
         try:
             for w in range(self.n):
                 mine, theirs = ctx.Pipe()

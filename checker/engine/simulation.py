@@ -364,7 +364,7 @@ def _run_workers(recipe, model_remembered, n: int, seed: int, depth: int, traces
     ctx = mp.get_context("spawn")
     limit = ctx.Value("q", _NONE if traces is None else traces)
     results = ctx.Queue()
-    warm = remembered.export(model_remembered) if model_remembered else None
+    warm = remembered.export(model_remembered)
     procs = [ctx.Process(target=_worker_main, daemon=True,
                          args=(recipe, w, n, seed, depth, deadline, limit, results, warm))
              for w in range(n)]

@@ -56,7 +56,10 @@ def record():
         _recording.pop()
 
 
-def export(used: dict) -> bytes:
+def export(used: dict | None) -> bytes | None:
+    """What `record` collected, for `install` in another process (None: nothing)."""
+    if not used:
+        return None
     out = []
     for (name, key), value in used.items():
         memo = _ALL[name]

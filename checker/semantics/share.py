@@ -15,6 +15,7 @@ one the unshared code made first, and later uses follow a successful one. Lines,
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from ..frontend.remembered import Remembered
@@ -43,13 +44,12 @@ def _remembered(rewrite):
     kind-tagged value of each `_k…` name src mentions, as _key compares them): a process that
     compiles one spec many times (tests, sweeps, mutants, workers) rewrites each function
     once (see frontend/remembered.py)."""
+    @functools.wraps(rewrite)
     def remembered(src: str, constants: dict) -> str:
         names = sorted(set(_CONST_NAME_RE.findall(src)))
         key = (rewrite.__name__, src, tuple(
             (n, _value_key(constants[n], n) if n in constants else None) for n in names))
         return _SHARED.value(key, lambda: rewrite(src, constants))
-    remembered.__doc__ = rewrite.__doc__
-    remembered.__name__ = rewrite.__name__
     return remembered
 
 

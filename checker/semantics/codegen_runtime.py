@@ -179,7 +179,13 @@ class LazyFn(runtime.LazySet):
 
     def full(self):
         if self._full is None:
-            self._full = runtime.make_fn((k, self.apply(k)) for k in runtime.enum(self.domain))
+            cache, body = self.cache, self.body
+            keys = _domain_keys(self.domain)
+            vals = []
+            for k in keys:  # every key is in the domain: no membership test
+                v = cache[k] if k in cache else cache.setdefault(k, body(self, k))
+                vals.append(v)
+            self._full = runtime.fn_from_ordered(keys, tuple(vals))
         return self._full
 
     def __eq__(self, other):
@@ -190,6 +196,22 @@ class LazyFn(runtime.LazySet):
 
     def __repr__(self):
         return show(self.full())
+
+
+_DOMAIN_KEYS: dict = {}  # id(domain) -> (domain, its elements in TLC's order)
+
+
+def _domain_keys(domain) -> tuple:
+    """A recursive function's domain in TLC's order, listed once per domain object (the
+    definition's domain is usually a constant, and a new LazyFn is made per state)."""
+    e = _DOMAIN_KEYS.get(id(domain))
+    if e is not None and e[0] is domain:
+        return e[1]
+    keys = tuple(runtime.ordered(runtime.as_set(domain)))
+    if len(_DOMAIN_KEYS) >= 1024:
+        _DOMAIN_KEYS.clear()
+    _DOMAIN_KEYS[id(domain)] = (domain, keys)
+    return keys
 
 
 def fix(make):

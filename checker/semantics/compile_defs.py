@@ -163,9 +163,10 @@ class DefsMixin:
         keep = self.mode == "primed"  # a definition primed as a whole reads the next state
         with self._mode("primed" if keep else "expr", self.primes if keep else None):
             body, flags = self.expr(d.body, denv.bind(params))
+            fold = None if keep else self.fold_source(d, denv.bind(params), params, body)
         flags &= ~LOCAL
         plist = ", ".join(b[1] for b in params.values())
-        self._define(f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
+        self._define(fold or f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"
                      f"    return {body}{self._tag(d.body.span)}\n", fname)
         if not d.params and flags & ~READS == 0:
             # A constant definition: compute it once (one that reads a file only if the file

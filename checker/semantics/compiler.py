@@ -40,6 +40,7 @@ from .compile_actions import ActionsMixin
 from .compile_defs import DefsMixin
 from .compile_enabled import EnabledMixin
 from .compile_exprs import ExprsMixin
+from .compile_folds import FoldsMixin
 from .compile_incremental import IncrementalMixin
 from .compile_instances import InstancesMixin
 from .compile_names import NamesMixin
@@ -50,8 +51,8 @@ from .share import share_within
 from .values import NULL, UNKNOWN, NotAssigned
 
 
-class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, InstancesMixin,
-               NamesMixin, ExprsMixin, ConstantFoldMixin):
+class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMixin,
+               InstancesMixin, NamesMixin, ExprsMixin, ConstantFoldMixin):
     """Compiles definitions on demand into one Python namespace `self.g`."""
 
     def __init__(self, scopes: dict[str, ModuleScope], root: str, variables: list[str],

@@ -83,11 +83,8 @@ def app(f, x):
                         f"domain.")
     if t is Fn:
         keys, vals = f
-        try:
-            i = keys.index(x)
-        except ValueError:
-            pass
-        else:
+        i = key_position(keys, x)
+        if i is not None:
             if type(keys[i]) is type(x):
                 return vals[i]
             _bool_int_key(keys, keys[i], x)  # Python found TRUE at key 1 (or 1 at key TRUE)
@@ -99,6 +96,41 @@ def app(f, x):
     if f is UNKNOWN:
         raise UnknownUsed
     raise EvalError(f"Attempted to apply a non-function\n{show(f)}\nto argument {show(x)}.")
+
+
+# Functions of many keys are looked up through an index of their key tuple. Functions built
+# over one domain share that tuple (fn_from_ordered, EXCEPT), so the index is built the second
+# time a tuple is looked up in and serves every later function over it.
+_KEY_POSITIONS: dict = {}  # id(keys) -> (keys, {key: position} or None until seen twice)
+_MANY_KEYS = 8
+
+
+def key_position(keys: tuple, x) -> int | None:
+    """The position of the first key equal (by Python's ==) to x, or None: keys.index, in
+    constant time for many keys."""
+    if len(keys) <= _MANY_KEYS:
+        try:
+            return keys.index(x)
+        except ValueError:
+            return None
+    e = _KEY_POSITIONS.get(id(keys))
+    if e is None or e[0] is not keys:
+        if len(_KEY_POSITIONS) >= 4096:
+            _KEY_POSITIONS.clear()
+        _KEY_POSITIONS[id(keys)] = (keys, None)
+    elif e[1] is not None:
+        return e[1].get(x)
+    else:
+        index = {}
+        for i, k in enumerate(keys):
+            index.setdefault(k, i)
+        if len(index) == len(keys):  # no two keys Python equates (1 and TRUE): exact
+            _KEY_POSITIONS[id(keys)] = (keys, index)
+            return index.get(x)
+    try:
+        return keys.index(x)
+    except ValueError:
+        return None
 
 
 def _bool_int_key(keys: tuple, k, x) -> None:
@@ -139,9 +171,8 @@ def except_(f, key, value):
         return f
     if t is Fn:
         keys, vals = f
-        try:
-            i = keys.index(key)
-        except ValueError:
+        i = key_position(keys, key)
+        if i is None:
             return f
         lst = list(vals)
         lst[i] = value

@@ -6,6 +6,7 @@
     python bench/run.py --size large            # ... or its large ones, with --workers 2
     python bench/run.py --examples MIRROR       # also public specs from a tlaplus/Examples mirror
     python bench/run.py --only TwoPhase
+    python bench/run.py --name KIP858_a_medium --name KIP36_medium   # exact names
     python bench/run.py --only KIP858_a_medium --modes exact,fp,w1,w2
     python bench/run.py --examples MIRROR --only TwoPhase --backend spark   # on local[2]
     python bench/run.py --examples MIRROR --only TwoPhase --tlc tla2tools.jar  # TLC right after
@@ -68,7 +69,16 @@ PUBLIC = {
     "SlushSmall": ("specifications/SlushProtocol", "Slush.tla", "SlushSmall.cfg", []),
     "MCLamportMutex": ("specifications/lamport_mutex", "MCLamportMutex.tla",
                        "MCLamportMutex.cfg", []),
+    # with the two above, the corpus's five slowest models (../shared/corpus/public.json)
+    "MultiPaxos_MC_small": ("specifications/MultiPaxos-SMR", "MultiPaxos_MC.tla",
+                            "MultiPaxos_MC_small.cfg", []),
+    "MCNanoMedium": ("specifications/NanoBlockchain", "MCNano.tla", "MCNanoMedium.cfg", []),
+    "GameOfLife": ("specifications/GameOfLife", "GameOfLife.tla", "GameOfLife.cfg", []),
 }
+
+
+def _selected(name: str, args) -> bool:
+    return name in args.name or any(o in name for o in args.only)
 
 
 def extract(mirror: Path, subdir: str, dest: Path) -> None:
@@ -209,6 +219,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--examples", type=Path, help="git dir of a tlaplus/Examples mirror")
     ap.add_argument("--only", action="append", default=[], help="substring of a model name")
+    ap.add_argument("--name", action="append", default=[],
+                    help="a model's exact name (repeatable; with --only, either selects)")
     ap.add_argument("--size", default="medium", choices=("small", "medium", "large"),
                     help="which of the manifest's models to run (default: medium)")
     ap.add_argument("--modes", default=None,
@@ -238,7 +250,7 @@ def main() -> int:
     if args.examples:
         scratch = Path(tempfile.mkdtemp(prefix="kipcheck-bench-"))
         for name, (subdir, spec, cfg, extra) in PUBLIC.items():
-            if args.only and not any(o in name for o in args.only):
+            if (args.only or args.name) and not _selected(name, args):
                 continue
             extract(args.examples, subdir, scratch)
             where = scratch / subdir
@@ -252,8 +264,8 @@ def main() -> int:
             (scratch / f"{name}.tla").write_text(tla)
             (scratch / f"{name}.cfg").write_text(cfg)
             jobs.append((name, scratch, [*kipcheck, f"{name}.tla", *extra]))
-    if args.only:
-        jobs = [j for j in jobs if any(o in j[0] for o in args.only)]
+    if args.only or args.name:
+        jobs = [j for j in jobs if _selected(j[0], args)]
     print(f"{'model':34} {'mode':5} {'verdict':10} {'distinct':>10} {'generated':>11} "
           f"{'seconds':>8} {'CPU s':>8} {'gen/s':>9} {'distinct/s':>10} {'peak MiB':>9} "
           f"{'B/state':>8} {'levels':>6} {'s/level':>7}")

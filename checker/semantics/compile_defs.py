@@ -10,7 +10,7 @@ from ..frontend.resolve import Symbol
 from . import runtime
 from .analysis import mentions_prime
 from .constant_fold import trivial
-from .memo import memoised
+from .memo import memoised, memoised_in_state
 from .natives import STANDARD
 from .scope import LOCAL, READS, STATE, CompileError, Env, pyname
 from .values import EvalError
@@ -186,6 +186,10 @@ class DefsMixin:
         if (flags == 0 and d.params and not any(p.arity for p in d.params)
                 and _LOOPS_RE.search(body)):
             self.g[fname] = memoised(self.g[fname], fname, self.g)
+        elif (flags == STATE and not keep and not any(p.arity for p in d.params)
+              and _LOOPS_RE.search(body)):
+            # reads the current state only: remembered for the latest state (see memo.py)
+            self.g[fname] = memoised_in_state(self.g[fname], fname, self.g)
         result = (fname, flags)
         self._defs[key] = result
         return result

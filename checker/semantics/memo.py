@@ -15,6 +15,12 @@ What makes it exact:
 - a lazy set (Nat, SUBSET S, [S -> T]) is never hashed: hashing would enumerate it.
 Memory stays bounded: a table that reaches its limit starts afresh. An operator whose calls
 rarely repeat stops being remembered after a trial, so it costs nothing more than a call.
+
+An operator that reads the current state (and not the next one) is a function of the state
+and its arguments. Within one state's expansion the same call recurs (a guard, the `\\E` over
+the same set, then a count over it again, in each of a process's actions), so its table holds
+the calls made on the latest state only, started afresh when another state comes (states
+are immutable tuples: the same object is the same state).
 """
 from __future__ import annotations
 
@@ -52,6 +58,43 @@ def memoised(fn, name: str, namespace: dict):
         if counts[1] * 8 < counts[0] and namespace.get(name) is call:
             namespace[name] = fn
             table.clear()
+
+    call.__wrapped__ = fn
+    return call
+
+
+def memoised_in_state(fn, name: str, namespace: dict):
+    """As memoised, for an operator that reads the current state s (never the next one, t):
+    remembered calls are those on the latest s."""
+    table: dict = {}
+    last = [None]  # the state the table is for (kept alive, so its id is not reused)
+    counts = [0, 0]
+
+    def call(s, t, *args):
+        if type(s) is not tuple:
+            return fn(s, t, *args)
+        for a in args:
+            if isinstance(a, LazySet):
+                return fn(s, t, *args)
+        if s is not last[0]:
+            last[0] = s
+            table.clear()
+        counts[0] += 1
+        if counts[0] == _TRIAL:
+            _judge()
+        hit = table.get(args)
+        if hit is not None and _same(hit[0], args):
+            counts[1] += 1
+            return hit[1]
+        value = fn(s, t, *args)
+        table[args] = (args, value)
+        return value
+
+    def _judge():
+        if counts[1] * 8 < counts[0] and namespace.get(name) is call:
+            namespace[name] = fn
+            table.clear()
+            last[0] = None
 
     call.__wrapped__ = fn
     return call

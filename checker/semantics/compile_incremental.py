@@ -86,11 +86,12 @@ class IncrementalMixin:
         """`\\A x \\in v : P(x)` with v a variable and P reading no variable: on a successor,
         P is evaluated only on the elements of v's value that are not elements of the
         parent's (which held P), by the same code as the whole quantifier. None when e is not
-        of that shape."""
+        of that shape. One element per binding only: `\\A p, q \\in v` ranges over pairs, and a
+        pair of an old and a new element is not a pair of new ones."""
         if type(e) is not ast.Quant or e.kind != "A" or len(e.bounds) != 1:
             return None
         b = e.bounds[0]
-        if type(b.domain) is not ast.Ident:
+        if type(b.domain) is not ast.Ident or (len(b.names) != 1 and not b.tuple):
             return None
         var = self.var_of(b.domain.name, env)
         if var is None or self.state_reads(e.body, env) != set():

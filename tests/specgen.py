@@ -509,6 +509,16 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
     for i in range(r.choice([0, 0, 1, 1, 2])):
         defs.append(f"Inv{i + 1} == {about_state(depth)}")
         invs.append(f"Inv{i + 1}")
+    # A quantifier over pairs of a set variable's elements (which incremental checking must
+    # not reduce to the elements gained), decided by a stream of its own: the rest of each
+    # seed's case stays as it was.
+    extra = random.Random(seed * 7919 + 1)
+    sets = [v for v, kd in var_of.items() if kd == "set"]
+    if sets and extra.random() < 0.3:
+        body = extra.choice(["qa = qb", "qa + qb < K", "qa # qb => qa + qb > 1",
+                             "<<qa, qb>> \\in (0..(K-1)) \\X {0, 1}"])
+        defs.append(f"InvPairs == \\A qa, qb \\in {extra.choice(sets)} : {body}")
+        invs.append("InvPairs")
 
     cfg = [_constants_cfg(r, k, procs)]
     # properties: safety []P, action [][A]_v, or liveness (needs fairness in SPECIFICATION)

@@ -489,25 +489,29 @@ def test_an_assumption_that_cannot_be_evaluated_exits_10_as_in_tlc(tmp_path):
 
 @pytest.mark.parametrize("where, verdict, code", [
     ("assume", "assumption", 10), ("init", "error", 75), ("inv", "error", 75),
-    ("con", "assert", 14), ("next", "assert", 14), ("prop", "assert", 14)])
+    ("con", "assert", 14), ("con_init", "error", 75), ("next", "assert", 14),
+    ("prop", "assert", 14)])
 def test_a_failed_assert_has_tlcs_verdict_for_where_it_failed(tmp_path, where, verdict, code):
-    """TLC 2.18 exits 14 for an Assert only in an action, a CONSTRAINT or a property; in an
-    ASSUME the assumption failed (10), in Init or an invariant it is an evaluation error (TLC:
-    75, 76)."""
+    """TLC 2.18 exits 14 for an Assert only in an action, a CONSTRAINT on a successor or a
+    property; in an ASSUME the assumption failed (10), in Init, a CONSTRAINT on an initial state
+    or an invariant it is an evaluation error (TLC: 75, 76)."""
     boom = 'Assert(x < 1, "boom")'
     parts = {"assume": "TRUE", "init": "x = 0", "next": "x < 2 /\\ x' = x + 1", "inv": "TRUE",
              "con": "TRUE", "prop": "TRUE"}
-    parts[where] = {"assume": 'Assert(FALSE, "boom")', "init": 'x = 0 /\\ Assert(FALSE, "boom")',
-                    "next": f"x < 2 /\\ {boom} /\\ x' = x + 1"}.get(where, boom)
+    parts[where.replace("con_init", "con")] = {
+        "assume": 'Assert(FALSE, "boom")', "init": 'x = 0 /\\ Assert(FALSE, "boom")',
+        "next": f"x < 2 /\\ {boom} /\\ x' = x + 1",
+        "con_init": 'Assert(x > 5, "boom")'}.get(where, boom)
     spec = write_spec(tmp_path, f"VARIABLE x\nASSUME {parts['assume']}\nInit == {parts['init']}\n"
                       f"Next == {parts['next']}\nInv == {parts['inv']}\nCon == {parts['con']}\n"
                       f"AP == [][{parts['prop']}]_x",
                       "INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Con\nPROPERTY AP\n"
                       "CHECK_DEADLOCK FALSE\n", name="A", extends="Naturals, TLC")
-    o = check(spec)
-    assert (o.verdict, o.exit_code) == (verdict, code)
-    assert 'The first argument of Assert evaluated to FALSE; the second argument was:\n"boom"' \
-        in o.message
+    for workers in (1, 2):
+        o = check(spec, workers=workers)
+        assert (o.verdict, o.exit_code) == (verdict, code)
+        assert 'The first argument of Assert evaluated to FALSE; the second argument was:\n"boom"' \
+            in o.message
 
 
 # -- a state that cannot be stored -----------------------------------------------------------

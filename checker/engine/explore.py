@@ -37,11 +37,14 @@ FAILURES = (AssertFailure, *EVAL_ERRORS)
 def _failure(e: BaseException, trace: list, where: str | None, error_at, prop=None) -> _Stop:
     """The stop for an evaluation error or a failed Assert, with the behaviour that led to the
     state being evaluated. As in TLC, an Assert is its own verdict (exit 14) in an action, a
-    constraint or a property, and an evaluation error in the initial states or an invariant."""
+    constraint on a successor or a property, and an evaluation error in the initial states
+    (their constraints included) or an invariant."""
     if isinstance(e, NotAssigned) and e.initial:  # the trace is that incomplete state
         trace = [step_of(None, e.state)]
     message = error_message(e) if where is None else f"{error_message(e)}\n{where}"
-    own = isinstance(e, AssertFailure) and error_at[0] not in ("init", "invariant")
+    initial = error_at[0] == "constraint" and len(trace) == 1 and trace[0].action is None
+    own = isinstance(e, AssertFailure) and error_at[0] not in ("init", "invariant") \
+        and not initial
     verdict = ASSERT if own else ERROR
     return _Stop(verdict, prop, trace, message, error_at, e)
 

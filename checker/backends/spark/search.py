@@ -27,6 +27,7 @@ import numpy as np
 from ...engine.checkpoint import LevelPauses
 from ...engine.explore import (
     FAILURES,
+    IN_CONSTRAINT,
     _failure,
     _replay,
     _young_gc_only,
@@ -204,7 +205,12 @@ class SparkSearch:
         for s in inits:
             generated += 1
             self.init_cov[1] += 1
-            in_model = all(c(s) for c in model.constraints)
+            try:
+                in_model = all(c(s) for c in model.constraints)
+            except FAILURES as e:  # as the other searches say it
+                stop = _failure(e, [Step(None, s)], IN_CONSTRAINT, ("constraint", None))
+                return self._result(stop.verdict, None, stop.trace, generated, distinct,
+                                    1 if distinct else 0, stop.message, stop.error_at, e)
             fp = key_of(s) if in_model else None
             new = in_model and fp not in seen
             if new:

@@ -243,7 +243,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             raise CompileError(f"SYMMETRY {cfg.symmetry.name}: {e.message}") from None
         perms = [_perm_dict(p) for p in perms_value]
     if perms is not None:
-        fingerprint = _symmetry_key(perms, view_fn)
+        fingerprint = _symmetry_key(perms, view_fn, len(variables))
     elif view_fn is not None:
         fingerprint = view_fn
 
@@ -280,6 +280,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   kind_checked=kind_checked)
     if isinstance(fingerprint, _SymmetryKey):
         fingerprint.kinds_exact = not any(model.kind_checked)
+        fingerprint.vars_checked = tuple(model.kind_checked)
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)
@@ -577,13 +578,14 @@ class _SymmetryKey:
     in it), so that a permutation that moves nothing in a sub-value returns it untouched.
     """
 
-    def __init__(self, perms: list[dict], view_fn):
+    def __init__(self, perms: list[dict], view_fn, n_vars: int):
         self.perms = _group_closure(perms)
         self.moved = [frozenset(p) for p in self.perms]
         self.view_fn = view_fn
         self.images = [{} for _ in self.perms]  # per permutation: sub-value id -> image
         self.values: dict = {}  # value id -> (value, {perm: (image, order key)}, support)
-        self.by_value: dict = {}  # value -> the same entry (for equal values built afresh)
+        # per variable: value -> the same entry (for equal values built afresh)
+        self.by_value: list = [{} for _ in range(n_vars)]
         self.all_candidates = (-1, *range(len(self.perms)))
         self.cand_sets: dict = {}  # one tuple object per candidate set seen
         self.supports: dict = {}  # sub-value id -> (value, model values in it)
@@ -592,6 +594,8 @@ class _SymmetryKey:
         # variable can hold such values (`kinds_exact`, set from Model.kind_checked).
         self.keys: dict = {}
         self.kinds_exact = False
+        # per variable: can two Python-equal values of it differ in kind? (Model.kind_checked)
+        self.vars_checked: tuple = (True,) * n_vars
 
     def _support(self, v) -> frozenset:
         t = type(v)
@@ -635,28 +639,31 @@ class _SymmetryKey:
         cache[id(v)] = (v, out)
         return out
 
-    def _entry(self, v):
-        """v's cache entry: [v, {perm: (image, its order key)}, support, v's order key or
-        None, {candidates: the ones whose image of v is least}]."""
+    def _entry(self, v, var: int):
+        """The cache entry of v, a value of variable number var: [v, {perm: (image, its order
+        key)}, support, v's order key or None, {candidates: the ones whose image of v is
+        least}]."""
         e = self.values.get(id(v))
         if e is None or e[0] is not v:
             # A successor's values are mostly fresh objects equal to values met before: their
-            # images and order keys are found by value, kind for kind (TLC has TRUE # 1). The
-            # table serves every variable, so kinds_exact (per variable) does not apply.
-            e = self.by_value.get(v)
-            if e is None or not same_kinds(e[0], v):
+            # images and order keys are found by value, kind for kind (TLC has TRUE # 1),
+            # unless the kind analysis says the variable cannot hold values Python equates.
+            table = self.by_value[var]
+            e = table.get(v)
+            if e is None or self.vars_checked[var] and not same_kinds(e[0], v):
                 e = [v, {}, self._support(v), None, {}]
-                if len(self.by_value) > 500_000:
-                    self.by_value.clear()
-                self.by_value[v] = e
+                if len(table) > 500_000:
+                    table.clear()
+                table[v] = e
                 self.values[id(v)] = e
         return e
 
-    def _image(self, v, i: int):
-        """v's image under permutation i (-1: the identity), cached per value."""
+    def _image(self, v, var: int, i: int):
+        """v's image (a value of variable number var) under permutation i (-1: the
+        identity), cached per value."""
         if i < 0:
             return v
-        return self._image_and_key(self._entry(v), i)[0]
+        return self._image_and_key(self._entry(v, var), i)[0]
 
     def _own_key(self, e):
         if e[3] is None:
@@ -675,10 +682,11 @@ class _SymmetryKey:
             e[1][i] = img
         return img
 
-    def _least(self, v, cands: tuple) -> tuple:
-        """The candidate permutations whose image of v is least in TLC's order (cached per
-        value and candidate set: a state's first variables rarely change)."""
-        e = self._entry(v)
+    def _least(self, v, var: int, cands: tuple) -> tuple:
+        """The candidate permutations whose image of v (of variable number var) is least in
+        TLC's order (cached per value and candidate set: a state's first variables rarely
+        change)."""
+        e = self._entry(v, var)
         hit = e[4].get(cands)
         if hit is not None:
             return hit
@@ -706,17 +714,19 @@ class _SymmetryKey:
         and later variables are permuted only by the few that remain."""
         if len(self.values) > 500_000 or len(self.supports) > 2_000_000:
             self.values.clear()
-            self.by_value.clear()
+            for table in self.by_value:
+                table.clear()
             self.supports.clear()
             for cache in self.images:
                 cache.clear()
         cands = self.all_candidates
-        for v in state:
+        for var, v in enumerate(state):
             if len(cands) == 1:
                 break
-            cands = self._least(v, cands)
+            cands = self._least(v, var, cands)
         best = cands[0]  # all remaining candidates give the same image
-        image = state if best < 0 else tuple([self._image(v, best) for v in state])
+        image = state if best < 0 else tuple([self._image(v, var, best)
+                                               for var, v in enumerate(state)])
         return image if self.view_fn is None else self.view_fn(image)
 
 
@@ -742,5 +752,5 @@ def _view_projection(compiler, body, env, depth: int = 0) -> tuple | None:
     return tuple(sorted(found))
 
 
-def _symmetry_key(perms: list[dict], view_fn):
-    return _SymmetryKey(perms, view_fn)
+def _symmetry_key(perms: list[dict], view_fn, n_vars: int):
+    return _SymmetryKey(perms, view_fn, n_vars)

@@ -29,6 +29,7 @@ Inv == /\\ Sum([i \\in 1..4 |-> i * x], {3, 1, 4, 2}) = 10 * x
        /\\ AllTrue({x < 5, TRUE})
 BadForward == Sum([i \\in {1, 2} |-> i], {4, x + 3, 1}) > 0
 BadBack == SumBack([i \\in {1, 2} |-> i], {4, x + 3, 1}) > 0
+BadKind == Sum([i \\in 1..3 |-> IF i = 2 THEN TRUE ELSE i], {3, 1, 2}) > 0
 ====
 """
 
@@ -65,6 +66,11 @@ def test_the_first_error_is_the_recursions(tmp_path):
     o = _check(tmp_path, "BadBack")
     assert o.message.splitlines()[2] == "to 4, which is out of domain."
     assert (o.span.line, o.span.col) == (6, 96)
+    # a part that is not an integer: the sum is not taken in any order, the recursion's
+    # order meets TRUE when it adds f[2] to f[3] + 0 (TLC: an evaluation error too)
+    o = _check(tmp_path, "BadKind")
+    assert (o.exit_code, o.message.splitlines()[:2]) == (
+        75, ["The first argument of + should be an integer, but instead it is:", "TRUE"])
 
 
 GRID = """\

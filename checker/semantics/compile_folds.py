@@ -7,16 +7,17 @@ Compiled as written, a set of n elements costs n nested calls, each choosing the
 again and building S \\ {x}. The successive choices are S in TLC's order, so the operator
 compiles to a loop over that order that evaluates the same parts, the base and the `op`s in the
 same order as the recursion does: the same value and the same first error (and no recursion
-limit). Only a strict built-in `op` qualifies (both operands are always evaluated), and only
-when neither the part nor the base reads S or calls F; a set not yet listed (an interval,
-`SUBSET`) takes the recursion as written."""
+limit); a sum of integers, the same in any order, is taken in the set's own order. Only a
+strict built-in `op` qualifies (both operands are always evaluated), and only when neither the
+part nor the base reads S or calls F; a set not yet listed (an interval, `SUBSET`) takes the
+recursion as written."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..frontend import ast
 from .natives import STANDARD
-from .scope import Env
+from .scope import IMPURE, READS, Env
 
 # Built-in infix operators that evaluate both operands (no short-circuit, no laziness).
 _STRICT = frozenset({"+", "-", "*", "\\cup", "\\union", "\\cap", "\\intersect", "\\o",
@@ -120,7 +121,7 @@ class FoldsMixin:
         if sym is None or sym.node is not d or d.name in penv.locals:
             return None
         elem = self._local(fold.elem)
-        part, _ = self.expr(fold.part, penv.bind({fold.elem: ("val", elem)}))
+        part, part_flags = self.expr(fold.part, penv.bind({fold.elem: ("val", elem)}))
         base, _ = self.expr(fold.base, penv)
         val, acc = self._local("part"), self._local("acc")
         span = fold.combine.span
@@ -130,6 +131,19 @@ class FoldsMixin:
         s = params[fold.set_param][1]
         plist = ", ".join(b[1] for b in params.values())
         head = f"def {{name}}(s, t, {plist}):\n    if type({s}) is frozenset:\n"
+        if fold.combine.op == "+" and not part_flags & (IMPURE | READS):
+            self.g.setdefault("_INT_ONLY", frozenset((int,)))
+            # A sum of integers is the same in any order: the parts are computed in the set's
+            # own order, and only when one fails or is not an integer are they computed again
+            # in TLC's (they are pure), for the recursion's value or first error.
+            head += (f"        try:\n"
+                     f"            _parts = [{part} for {elem} in {s}]\n"
+                     f"        except Exception:\n"
+                     f"            _parts = None\n"
+                     f"        if _parts is not None and set(map(type, _parts)) <= _INT_ONLY:\n"
+                     f"            {acc} = {base}{self._tag(fold.base.span)}\n"
+                     f"            if type({acc}) is int:\n"
+                     f"                return {acc} + sum(_parts)\n")
         if fold.part_first:  # parts from the least element on, then the base, combined back
             loop = (f"        _parts = [{part} for {elem} in ordered({s})]"
                     f"{self._tag(fold.part.span)}\n"

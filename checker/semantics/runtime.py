@@ -83,7 +83,13 @@ def app(f, x):
                         f"domain.")
     if t is Fn:
         keys, vals = f
-        i = key_position(keys, x)
+        if len(keys) > _MANY_KEYS:
+            i = key_position(keys, x)
+        else:
+            try:
+                i = keys.index(x)
+            except ValueError:
+                i = None
         if i is not None:
             if type(keys[i]) is type(x):
                 return vals[i]
@@ -107,7 +113,7 @@ _MANY_KEYS = 8
 
 def key_position(keys: tuple, x) -> int | None:
     """The position of the first key equal (by Python's ==) to x, or None: keys.index, in
-    constant time for many keys."""
+    constant time for many keys (app and except_ search a few keys inline)."""
     if len(keys) <= _MANY_KEYS:
         try:
             return keys.index(x)
@@ -171,7 +177,13 @@ def except_(f, key, value):
         return f
     if t is Fn:
         keys, vals = f
-        i = key_position(keys, key)
+        if len(keys) > _MANY_KEYS:
+            i = key_position(keys, key)
+        else:
+            try:
+                i = keys.index(key)
+            except ValueError:
+                return f
         if i is None:
             return f
         lst = list(vals)

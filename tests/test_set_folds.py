@@ -10,25 +10,25 @@ FOLDS = """\
 ---- MODULE Folds ----
 EXTENDS Naturals, Sequences
 VARIABLE x
-RECURSIVE Sum(_, _), SeqOf(_), RevSeqOf(_), SumBack(_, _), AllTrue(_)
+RECURSIVE Sum(_, _), SeqOf(_), Rev(_), Back(_, _), AllTrue(_)
 Sum(f, S) == IF S = {} THEN 0 ELSE LET y == CHOOSE y \\in S : TRUE IN f[y] + Sum(f, S \\ {y})
-SumBack(f, S) == IF {} = S THEN 0 ELSE LET y == CHOOSE y \\in S : TRUE IN SumBack(f, S \\ {y}) + f[y]
+Back(f, S) == IF {} = S THEN 0 ELSE LET y == CHOOSE y \\in S : TRUE IN Back(f, S \\ {y}) + f[y]
 SeqOf(S) == IF S = {} THEN <<>> ELSE LET e == CHOOSE e \\in S : TRUE IN <<e>> \\o SeqOf(S \\ {e})
-RevSeqOf(S) == IF S = {} THEN <<>> ELSE LET e == CHOOSE e \\in S : TRUE IN RevSeqOf(S \\ {e}) \\o <<e>>
+Rev(S) == IF S = {} THEN <<>> ELSE LET e == CHOOSE e \\in S : TRUE IN Rev(S \\ {e}) \\o <<e>>
 AllTrue(S) == IF S = {} THEN TRUE ELSE LET e == CHOOSE e \\in S : TRUE IN e /\\ AllTrue(S \\ {e})
 Sq == [i \\in 1..100 |-> i]
 Init == x = 0
 Next == x < 3 /\\ x' = x + 1
 Inv == /\\ Sum([i \\in 1..4 |-> i * x], {3, 1, 4, 2}) = 10 * x
        /\\ Sum([i \\in 1..4 |-> i * x], 1..4) = 10 * x
-       /\\ SumBack([i \\in 1..4 |-> i + x], {2, 4}) = 6 + 2 * x
+       /\\ Back([i \\in 1..4 |-> i + x], {2, 4}) = 6 + 2 * x
        /\\ SeqOf({3, x + 5, 1}) = <<1, 3, x + 5>>
-       /\\ RevSeqOf({3, x + 5, 1}) = <<x + 5, 3, 1>>
+       /\\ Rev({3, x + 5, 1}) = <<x + 5, 3, 1>>
        /\\ Sum(Sq, {i : i \\in 1..100}) = 5050
        /\\ Sum([i \\in 1..4 |-> i], {}) = 0
        /\\ AllTrue({x < 5, TRUE})
 BadForward == Sum([i \\in {1, 2} |-> i], {4, x + 3, 1}) > 0
-BadBack == SumBack([i \\in {1, 2} |-> i], {4, x + 3, 1}) > 0
+BadBack == Back([i \\in {1, 2} |-> i], {4, x + 3, 1}) > 0
 BadKind == Sum([i \\in 1..3 |-> IF i = 2 THEN TRUE ELSE i], {3, 1, 2}) > 0
 ====
 """
@@ -50,7 +50,7 @@ def test_the_idiom_compiles_to_a_loop_and_other_recursions_stay_calls(tmp_path):
     _check(tmp_path, "Inv")
     code = dict(generated_code(tmp_path / "Folds.tla", tmp_path / "Folds.cfg"))
     sources = {name.split("_", 1)[1]: src for name, src in code.items() if name.startswith("op")}
-    for name in ("Sum", "SumBack", "SeqOf", "RevSeqOf"):
+    for name in ("Sum", "Back", "SeqOf", "Rev"):
         assert "ordered(" in sources[name] and "for " in sources[name], name
     # /\ does not evaluate its right operand after FALSE: not a fold
     assert "ordered(" not in sources["AllTrue"]
@@ -65,7 +65,7 @@ def test_the_first_error_is_the_recursions(tmp_path):
     assert (o.span.line, o.span.col) == (5, 70)
     o = _check(tmp_path, "BadBack")
     assert o.message.splitlines()[2] == "to 4, which is out of domain."
-    assert (o.span.line, o.span.col) == (6, 96)
+    assert (o.span.line, o.span.col) == (6, 90)
     # a part that is not an integer: the sum is not taken in any order, the recursion's
     # order meets TRUE when it adds f[2] to f[3] + 0 (TLC: an evaluation error too)
     o = _check(tmp_path, "BadKind")

@@ -9,6 +9,7 @@ from ..frontend import ast
 from ..frontend.resolve import Symbol
 from . import runtime
 from .analysis import mentions_prime
+from .closures import closure
 from .constant_fold import trivial
 from .memo import memoised, memoised_in_state
 from .natives import STANDARD
@@ -216,10 +217,12 @@ class DefsMixin:
         self._defs[key] = result
         return result
 
-    def _funcdef_value(self, d: ast.FuncDef, env: Env) -> tuple[str, int]:
+    def _funcdef_value(self, d: ast.FuncDef, env: Env,
+                       exclude: frozenset | set = frozenset()) -> tuple[str, int]:
         """A recursive function definition's value: a _LazyFn applied point-wise, whose body
         receives the function itself as its first argument (so it may call itself). Returns
-        the code and its dependency flags (LOCAL only for names bound outside it)."""
+        the code and its dependency flags (LOCAL only for names bound outside it). `exclude`:
+        locals the body's closure need not bind (a LET's own definitions)."""
         me = self._local(d.name)
         self._uses.append(set())
         self._binds.append(set())
@@ -232,16 +235,18 @@ class DefsMixin:
         if self._uses:
             self._uses[-1] |= free
         flags = ((dom_flags | body_flags) & ~LOCAL) | (LOCAL if free else 0)
+        # The function is applied later, point-wise: its body binds the outer locals now.
         if len(comp) == 1 and not comp[0][0].startswith("("):
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda {me}, {v}: {val})", flags
+            return f"_LazyFn({dom}, {closure(f'{me}, {v}', val, exclude)})", flags
         if len(comp) == 1:
             v, dom = comp[0]
-            return f"_LazyFn({dom}, lambda {me}, _k: (lambda {v[1:-2]}: {val})(*_k))", flags
+            body = closure(f"{me}, _k", f"(lambda {v[1:-2]}: {val})(*_k)", exclude)
+            return f"_LazyFn({dom}, {body})", flags
         names = ", ".join(v for v, _ in comp)
         doms = ", ".join(dm for _, dm in comp)
-        return (f"_LazyFn(Product(({doms},)), lambda {me}, _k: (lambda {names}: {val})(*_k))",
-                flags)
+        body = closure(f"{me}, _k", f"(lambda {names}: {val})(*_k)", exclude)
+        return f"_LazyFn(Product(({doms},)), {body})", flags
 
     def _let_bindings(self, e: ast.Let, env: Env):
         """Compile LET definitions in order: [(name, binding, python name, init code)].
@@ -266,7 +271,10 @@ class DefsMixin:
                 local = self._local(d.name)
                 self._note_binds([local])
                 b = ("lazy", local, d.body, inner)
-                out.append((d.name, b, local, f"_Lazy(lambda: {code})"))
+                # read when first used, maybe after a loop moved on: bind the outer locals now
+                # (not the LET's own definitions: never rebound, reached through cells)
+                own = {o[2] for o in out} | set(declared.values())
+                out.append((d.name, b, local, f"_Lazy({closure('', code, own)})"))
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):
                 local = declared.pop(d.name, None) or self._local(d.name)
@@ -283,7 +291,8 @@ class DefsMixin:
                 body, f = self.expr(d.body, inner.bind(params))
                 self._let_flags |= f
                 args = ", ".join(pb[1] for pb in params.values())
-                out.append((d.name, b, local, f"(lambda s, t, {args}: {body})"))
+                own = {o[2] for o in out} | set(declared.values()) | {local}
+                out.append((d.name, b, local, f"({closure(f's, t, {args}', body, own)})"))
             elif isinstance(d, ast.FuncDef):
                 local = self._local(d.name)
                 self._note_binds([local])
@@ -291,7 +300,8 @@ class DefsMixin:
                 b = ("fndef", local, d, scope_of_body)
                 inner = inner.bind({d.name: b})
                 scope_of_body.append(inner)
-                code, f = self._funcdef_value(d, inner)
+                own = {o[2] for o in out} | set(declared.values()) | {local}
+                code, f = self._funcdef_value(d, inner, own)
                 out.append((d.name, b, local, code))
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):

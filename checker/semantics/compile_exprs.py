@@ -9,6 +9,7 @@ import re
 from ..frontend import ast
 from . import runtime
 from .analysis import mentions_at, subscripted_action
+from .closures import closure
 from .constant_fold import trivial
 from .natives import BOOL_BUILTINS, BOOL_OPERANDS, BOOL_VALUED
 from .runtime import B_AND_P, B_AND_Q, B_CASE, B_FILTER, B_IF, B_OR_P, B_OR_Q, B_VALUE
@@ -168,10 +169,11 @@ class ExprsMixin:
                 return f"frozenset([{var} for {var} in each({dom}) if {pred}])", flags | f2
             # Over a lazy domain ({n \in Nat : n > 0}, SUBSET S) membership is decided without
             # listing the set, as TLC's.
-            test = (f"lambda _v: (lambda {var[1:-2]}: {pred})(*_v)" if var.startswith("(")
-                    else f"lambda {var}: {pred}")
-            return (f"sfilter({dom}, lambda _s: frozenset([{var} for {var} in _s if {pred}]), "
-                    f"{test})", flags | f2)
+            # The set is kept and tested later: its lambdas bind the outer locals now.
+            test = (closure("_v", f"(lambda {var[1:-2]}: {pred})(*_v)") if var.startswith("(")
+                    else closure(var, pred))
+            whole = closure("_s", f"frozenset([{var} for {var} in _s if {pred}])")
+            return f"sfilter({dom}, {whole}, {test})", flags | f2
         if t is ast.SetMap:
             body_env, comp, flags = self._comprehension(e.bounds, env)
             val, f2 = self.expr(e.expr, body_env)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..frontend import ast
 from ..frontend.resolve import Symbol
 from .analysis import lambda_arity
+from .closures import closure
 from .natives import HIGHER_ORDER, IMPURE_OPS, INT_OPS, INT_VALUED, NATIVE, READ_OPS
 from .scope import IMPURE, LOCAL, NEXT, READS, STATE, CompileError, Env, union_flags
 
@@ -217,7 +218,8 @@ class NamesMixin:
             plist = ", ".join(b[1] for b in params.values())
             # With its definition and env: an action applying it evaluates it in place,
             # as TLC does (`Do(LAMBDA v : x' = v)`), like an operator a LET defines.
-            return ("op", f"(lambda s, t, {plist}: {body})", arity, self.lambda_def(a),
+            # an operator may keep it (in a lazy set it returns): bind the outer locals now
+            return ("op", f"({closure(f's, t, {plist}', body)})", arity, self.lambda_def(a),
                     [env])
         if isinstance(a, ast.Ident):
             b = env.locals.get(a.name)
@@ -231,7 +233,8 @@ class NamesMixin:
             body, f = self.expr(fake, env.bind(binds))
             if flags_out is not None:
                 flags_out.append(f)
-            code = f"(lambda s, t, {', '.join(names)}: {body})"
+            plist = ", ".join(names)
+            code = f"({closure(f's, t, {plist}', body)})"
             target = self.user_def(a, env)
             if target is not None and isinstance(target[0], ast.OpDef):
                 return ("op", code, arity, target[0], [target[1]])

@@ -502,6 +502,22 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
     defs = [f"vars == <<{', '.join(names)}>>"]
     defs.append(_bullets("Init", init))
     defs += actions
+    # Forms decided by a stream of their own (the rest of each seed's case stays as it was):
+    # an action whose successors hold a lazy set filter made inside a loop over a bound name
+    # (its test must see that iteration's value, not the last one's).
+    extra = random.Random(seed * 7919 + 1)
+    sets = [v for v, kd in var_of.items() if kd == "set"]
+    if sets and extra.random() < 0.3:
+        v = extra.choice(sets)
+        form = extra.choice(["{i \\in 0..(K-1) : i # q}", "{i \\in 0..(K-1) : i < q}",
+                             "LET m == q IN {i \\in 0..(K-1) : i > m}",
+                             "{i \\in 0..(K-1) : \\E j \\in {q} : i + j < K}"])
+        rest = [w for w in names if w != v]
+        conj = [f"\\E q \\in 0..(K-1) : {v}' = {form}"]
+        if rest:
+            conj.append(f"UNCHANGED <<{', '.join(rest)}>>")
+        defs.append(_bullets("Lazy", conj))
+        calls.append("Lazy")
     defs.append("Next == " + (" \\/ ".join(calls) if r.random() < 0.5 else
                               "\n".join(["", *[f"    \\/ {c}" for c in calls]])))
     defs.append("TypeOK == " + " /\\ ".join(f"{v} \\in {DOMAIN[kd]}" for v, kd in var_of.items()))
@@ -510,10 +526,7 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
         defs.append(f"Inv{i + 1} == {about_state(depth)}")
         invs.append(f"Inv{i + 1}")
     # A quantifier over pairs of a set variable's elements (which incremental checking must
-    # not reduce to the elements gained), decided by a stream of its own: the rest of each
-    # seed's case stays as it was.
-    extra = random.Random(seed * 7919 + 1)
-    sets = [v for v, kd in var_of.items() if kd == "set"]
+    # not reduce to the elements gained), from the same stream.
     if sets and extra.random() < 0.3:
         body = extra.choice(["qa = qb", "qa + qb < K", "qa # qb => qa + qb > 1",
                              "<<qa, qb>> \\in (0..(K-1)) \\X {0, 1}"])

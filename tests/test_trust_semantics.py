@@ -721,3 +721,14 @@ def test_a_cfg_value_for_no_constant_or_definition_is_reported(tmp_path):
     assert o.warnings == [f"{tmp_path / 'M.cfg'}:2:3: MaxMove is neither a constant nor a "
                           "definition of module M; the configuration's value for it is not used "
                           "(TLC ignores it too)."]
+
+
+def test_a_specification_without_a_next_state_relation_is_a_config_error(tmp_path):
+    """TLC 2.18: "The configuration file did not specify the next state predicate." (exit
+    151) for `SPECIFICATION Init`; kipcheck said it was an error in the spec (150)."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x",
+                      "SPECIFICATION Init\n", name="W")
+    rc, out = cli("check", str(spec))
+    assert rc == 151, out
+    assert ("W.cfg:1:15: error: The configuration file did not specify the next state "
+            "predicate: SPECIFICATION Init has no [][Next]_vars conjunct") in out

@@ -138,7 +138,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     translator = temporal.Translator(compiler)
     fairness_parts: list = []
     if cfg.specification is not None:
-        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification.name, env)
+        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification, env)
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
@@ -487,7 +487,8 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
     out.append((e, env))
 
 
-def _split_spec(tr: temporal.Translator, name: str, env):
+def _split_spec(tr: temporal.Translator, spec, env):
+    name = spec.name
     sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
     conj: list = []
@@ -503,8 +504,9 @@ def _split_spec(tr: temporal.Translator, name: str, env):
             init = (e, cenv)
         else:
             init = (ast.OpApp("\\land", (init[0], e), span=e.span), cenv)
-    if nxt is None:
-        raise CompileError(f"SPECIFICATION {name}: no [][Next]_vars conjunct found", sym.span)
+    if nxt is None:  # TLC: a configuration error (exit 151)
+        raise ConfigError("The configuration file did not specify the next state predicate: "
+                          f"SPECIFICATION {name} has no [][Next]_vars conjunct", spec.span)
     return init, nxt, fairness
 
 

@@ -24,7 +24,8 @@ CASES = {
            "        /\\ \\E x \\in {n + 1, n + 2} :\n"
            "              \\/ y' = Above(LAMBDA z : x \\in z)\n"
            "              \\/ y' = LET m == x + 1 IN {z \\in SUBSET {1, 2, 3, 4} : m \\in z}\n"
-           "              \\/ y' = LET F(k) == k + x IN {z \\in SUBSET {1, 2, 3, 4} : F(1) \\in z}\n",
+           "              \\/ y' = LET F(k) == k + x\n"
+           "                     IN {z \\in SUBSET {1, 2, 3, 4} : F(1) \\in z}\n",
            "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n", ("ok", 9, 31)),
     # function values and a recursive set fold whose parts are lazy sets
     "LC": ("VARIABLE v\nRECURSIVE U(_)\n"

@@ -246,6 +246,31 @@ def except_path(f, keys, fun, value=None):
     return runtime.except_(f, k, except_path(inner, keys[1:], fun, value))
 
 
+def except2(f, k1, k2, fun, value=None):
+    """[f EXCEPT ![k1][k2] = v]: except_path for two keys, unrolled (nested updates are most
+    of a network's or a per-broker table's); `fun`, if given, computes v from `@`."""
+    try:
+        inner = runtime.app(f, k1)
+    except EvalError:
+        return f
+    if fun is None:
+        return runtime.except_(f, k1, runtime.except_(inner, k2, value))
+    try:
+        old = runtime.app(inner, k2)
+    except EvalError:
+        return runtime.except_(f, k1, inner)
+    return runtime.except_(f, k1, runtime.except_(inner, k2, fun(old)))
+
+
+def except_at(f, k, fun):
+    """[f EXCEPT ![k] = fun(@)]: except_path for one key, unrolled."""
+    try:
+        old = runtime.app(f, k)
+    except EvalError:
+        return f
+    return runtime.except_(f, k, fun(old))
+
+
 def unassigned(name: str):
     """Reading a primed variable (or, in Init, a variable) before a conjunct assigns it."""
     raise EvalError(f"The variable {name} was used before it was assigned a value.")

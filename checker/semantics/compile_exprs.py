@@ -372,12 +372,17 @@ class ExprsMixin:
                 self._note_binds([at])
                 v, f = self.expr(u.value, env.bind({"@": ("val", at)}))
                 flags |= f
-                code = f"except_path({code}, ({', '.join(keys)},), lambda {at}: {v})"
+                fun = f"lambda {at}: {v}"
+                code = (f"except_at({code}, {keys[0]}, {fun})" if len(keys) == 1
+                        else f"except2({code}, {keys[0]}, {keys[1]}, {fun})" if len(keys) == 2
+                        else f"except_path({code}, ({', '.join(keys)},), {fun})")
             else:
                 v, f = self.expr(u.value, env)
                 flags |= f
                 if len(keys) == 1:
                     code = f"except_({code}, {keys[0]}, {v})"
+                elif len(keys) == 2:
+                    code = f"except2({code}, {keys[0]}, {keys[1]}, None, {v})"
                 else:
                     code = f"except_path({code}, ({', '.join(keys)},), None, {v})"
         return code, flags

@@ -73,6 +73,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMix
         self.g.update(tlc_print_t=rt.print_t, tlc_get=rt.tlc_get, tlc_set=rt.tlc_set,
                       random_element=rt.random_element, ANY=rt.ANY, _unassigned=rt.unassigned,
                       _case_fail=rt.case_fail, _EMPTY=frozenset(), except_path=rt.except_path,
+                      except2=rt.except2, except_at=rt.except_at,
                       _fcall=rt.fcall, _fix=rt.fix, enabled=rt.run_enabled)
         self.root_frame = Frame({}, 0)
         self._counter = itertools.count(1)

@@ -24,7 +24,8 @@ from .values import Fn, ModelValue
 # Runtime operators whose result depends only on their arguments (no process state, no
 # iterator results, no callbacks).
 PURE = frozenset({
-    "app", "app_n", "field", "eq", "neq", "except_", "except_path", "member", "member_k",
+    "app", "app_n", "field", "eq", "neq", "except_", "except_path", "except2", "member",
+    "member_k",
     "not_member", "not_member_k", "cup", "cap", "diff", "card", "subseteq", "domain",
     "in_domain", "add", "sub", "mul", "gt", "lt", "le", "ge", "big_union", "setenum", "boolean",
     "frozenset", "Fn",

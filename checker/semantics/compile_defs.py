@@ -132,6 +132,18 @@ class DefsMixin:
                 binds[p.name] = ("val", a) if not p.arity else ("op", a, p.arity)
             code, flags = self.expr(d.body, denv.bind(binds))
             return code, flags | STATE
+        if (self.mode == "expr" and d.params and isinstance(e, ast.OpApp)
+                and len(e.args) == len(d.params) and not any(p.arity for p in d.params)
+                and id(d) not in self._inlining
+                and mentions_prime(d.body, self, denv, set(), "prime")):
+            # A prime in the body applies to the arguments as written (F(a) == a' makes
+            # F(x) mean x'): the call is expanded with its arguments substituted by name.
+            binds = {p.name: ("expr", a, env) for p, a in zip(d.params, e.args, strict=True)}
+            self._inlining.add(id(d))
+            try:
+                return self.expr(d.body, denv.bind(binds))
+            finally:
+                self._inlining.discard(id(d))
         if not denv.frame.cacheable and id(d) not in self._inlining:
             # A definition of a parametrized INSTANCE (P(Succ)!Op) reads the instance's
             # arguments, which may be the caller's bound names: compiled in place.
@@ -266,11 +278,13 @@ class DefsMixin:
                 # conjunct expands it in place, as TLC does (its \/ and \E branch).
                 if flags == 0 or trivial(code):
                     b = ("val", code, d.body, inner)
+                    self._binding_modes[id(b)] = (b, self.mode)
                     inner = inner.bind({d.name: b})
                     continue
                 local = self._local(d.name)
                 self._note_binds([local])
                 b = ("lazy", local, d.body, inner)
+                self._binding_modes[id(b)] = (b, self.mode)
                 # read when first used, maybe after a loop moved on: bind the outer locals now
                 # (not the LET's own definitions: never rebound, reached through cells)
                 own = {o[2] for o in out} | set(declared.values())

@@ -33,6 +33,12 @@ class NamesMixin:
             d, denv = b[1], b[2]
             binds = {p.name: ("val", a) for p, a in zip(d.params, args, strict=True)}
             return self.expr(d.body, denv.bind(binds))
+        if kind in ("val", "lazy") and len(b) == 4:
+            made = self._binding_modes.get(id(b))
+            if made is not None and made[0] is b and made[1] != self.mode:
+                # A LET definition is a definition: under a prime it was not compiled under
+                # (LET v == x IN v'), its body is compiled again, primed.
+                return self.expr(b[2], b[3])
         self._note_uses(b[1])
         if kind == "val":
             if args:

@@ -86,6 +86,10 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMix
         self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        # id(LET binding) -> (binding, the mode its value was compiled in): a LET definition
+        # used under a prime it was not compiled under is compiled again there (see
+        # compile_names._use_binding)
+        self._binding_modes: dict = {}
         self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
         self._subdef_ids: set = set()
         self._lambda_defs: dict = {}  # id(LAMBDA) -> (it, it as a definition)

@@ -381,6 +381,26 @@ RecordsReachRunningBrokers ==
            /\ x \in part[p].replicas \cup part'[p].replicas)
               => p \in dirty'[x]]_vars
 
+(* The leader epoch moves with the leader (an action property): a live         *)
+(* partition's leader epoch is bumped, by one, exactly when its leader changes *)
+(* (to another replica or to none) or replicas leave it (a reassignment that   *)
+(* completes or is cancelled), and stays otherwise.  PartitionRegistration.    *)
+(* merge bumps it when a PartitionChangeRecord sets the leader;                *)
+(* PartitionChangeBuilder sets the leader only for a new one (tryElection: an  *)
+(* election that finds the current leader writes nothing -- ElectLeaders       *)
+(* answers ELECTION_NOT_NEEDED) or when the new replicas leave some out        *)
+(* (triggerLeaderEpochBumpForReplicaReassignmentIfNeeded).  An ISR that only    *)
+(* shrinks bumped it before metadata.version 3.6 (KAFKA-15021), which the      *)
+(* model leaves out.  Followers fetch with the leader epoch: a bump without a   *)
+(* new leader fences every fetch until the record is applied.                  *)
+LeaderEpochFollowsLeader ==
+    [][\A p \in Partitions :
+          part[p].state = "live" /\ part'[p].state = "live"
+              => part'[p].lepoch =
+                    IF \/ part'[p].leader # part[p].leader
+                       \/ ~(part[p].replicas \subseteq part'[p].replicas)
+                    THEN part[p].lepoch + 1 ELSE part[p].lepoch]_vars
+
 (* A broker shuts down only where the KIP says it does ("Brokers / Handling   *)
 (* log directory failures"): a dir failure it cannot survive (its only log    *)
 (* dir, its last online dir, or any dir in ZooKeeper mode during the          *)

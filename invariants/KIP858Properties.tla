@@ -381,6 +381,44 @@ RecordsReachRunningBrokers ==
            /\ x \in part[p].replicas \cup part'[p].replicas)
               => p \in dirty'[x]]_vars
 
+(* The leader epoch moves with the leader (an action property): a live         *)
+(* partition's leader epoch is bumped, by one, exactly when its leader changes *)
+(* (to another replica or to none) or replicas leave it (a reassignment that   *)
+(* completes or is cancelled), and stays otherwise.  PartitionRegistration.    *)
+(* merge bumps it when a PartitionChangeRecord sets the leader;                *)
+(* PartitionChangeBuilder sets the leader only for a new one (tryElection: an  *)
+(* election that finds the current leader writes nothing -- ElectLeaders       *)
+(* answers ELECTION_NOT_NEEDED) or when the new replicas leave some out        *)
+(* (triggerLeaderEpochBumpForReplicaReassignmentIfNeeded).  An ISR that only    *)
+(* shrinks bumped it before metadata.version 3.6 (KAFKA-15021), which the      *)
+(* model leaves out.  Followers fetch with the leader epoch: a bump without a   *)
+(* new leader fences every fetch until the record is applied.                  *)
+LeaderEpochFollowsLeader ==
+    [][\A p \in Partitions :
+          part[p].state = "live" /\ part'[p].state = "live"
+              => part'[p].lepoch =
+                    IF \/ part'[p].leader # part[p].leader
+                       \/ ~(part[p].replicas \subseteq part'[p].replicas)
+                    THEN part[p].lepoch + 1 ELSE part[p].lepoch]_vars
+
+(* A partition loses its leader only when the leader is no longer acceptable   *)
+(* (an action property): a live partition's leader becomes none only when its  *)
+(* broker is fenced or registers anew (a restart: an unclean shutdown), the    *)
+(* controller takes its replica's dir offline, or it leaves the replicas (a    *)
+(* reassignment).  PartitionChangeBuilder.electAnyLeader keeps a leader that   *)
+(* is still valid and writes NO_LEADER only when no replica is; a leader is     *)
+(* valid while in the ISR and acceptable (ReplicationControlManager.           *)
+(* LeaderAcceptor: its broker active -- unfenced, not in controlled shutdown,   *)
+(* which the model leaves out -- and its replica's dir online), and the ISR     *)
+(* always keeps its leader (alterPartition refuses an ISR without it).         *)
+LeaderLostOnlyWhenUnacceptable ==
+    [][\A p \in Partitions, l \in Brokers :
+          part[p].state = "live" /\ part'[p].state = "live"
+          /\ part[p].leader = l /\ part'[p].leader = NONE
+              => \/ l \notin part'[p].replicas
+                 \/ reg'[l].epoch # reg[l].epoch
+                 \/ ~Eligible(p, l)']_vars
+
 (* A broker shuts down only where the KIP says it does ("Brokers / Handling   *)
 (* log directory failures"): a dir failure it cannot survive (its only log    *)
 (* dir, its last online dir, or any dir in ZooKeeper mode during the          *)

@@ -159,7 +159,8 @@ CONSTANTS
     BugExpiredBrokerUnfenced,   \* an expired session fences the partitions, not the broker
     BugNoRegistrationRefresh,   \* KAFKA-16162: no re-registration with dirs after the upgrade
     BugShutdownWithoutLeadership, \* Kafka's code: the timeout ignores leadership
-    BugIgnoreLeaderChange       \* a broker acts on a record only if replicas or dirs changed
+    BugIgnoreLeaderChange,      \* a broker acts on a record only if replicas or dirs changed
+    BugReelectCurrentLeader     \* an election that finds the current leader writes it again
 
 Reserved == {UNASSIGNED, LOST, MIGRATING}
 
@@ -210,7 +211,7 @@ ASSUME /\ Revision \in {"a", "b", "c"}
        /\ BugRetryReplacesNewer \in BOOLEAN
        /\ \A flag \in {BugPersistAssignments, BugIgnoreHeartbeatAck, BugExpiredBrokerUnfenced,
                        BugNoRegistrationRefresh, BugShutdownWithoutLeadership,
-                       BugIgnoreLeaderChange} : flag \in BOOLEAN
+                       BugIgnoreLeaderChange, BugReelectCurrentLeader} : flag \in BOOLEAN
 
 VARIABLES
     \* ---- broker side ----
@@ -665,6 +666,21 @@ ElectLeader(p, b) ==
     /\ b \in Candidates(part[p])
     /\ Electable(p, b)
     /\ part' = [part EXCEPT ![p] = WithElr(part[p], Elected(part[p], b), {})]
+    /\ dirty' = DirtyAfter
+    /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
+
+\* BugReelectCurrentLeader: a leader election (ElectLeaders, say a preferred one run
+\* for every partition) that finds the partition's current leader writes it again:
+\* the check that the elected replica differs from the current leader
+\* (PartitionChangeBuilder.tryElection; ElectLeaders answers ELECTION_NOT_NEEDED)
+\* is lost, so the record sets the same leader and PartitionRegistration.merge bumps
+\* the leader epoch: every follower's fetch with the old epoch is fenced
+\* (FENCED_LEADER_EPOCH) until it applies the record, for no change of leader.
+ReelectLeader(p) ==
+    /\ BugReelectCurrentLeader
+    /\ part[p].state = "live"
+    /\ part[p].leader # NONE
+    /\ part' = [part EXCEPT ![p] = WithElr(part[p], Elected(part[p], part[p].leader), {})]
     /\ dirty' = DirtyAfter
     /\ UNCHANGED <<dirsOf, alive, zk, online, knownFailed, logs, seen, msgVars, reg, histVars, stale>>
 
@@ -1445,6 +1461,7 @@ AddLogDir(b) ==
 Next ==
     \/ \E p \in Partitions : CreatePartition(p) \/ DeletePartition(p) \/ ReassignCancel(p)
     \/ \E p \in Partitions : RecreatePartition(p)
+    \/ \E p \in Partitions : ReelectLeader(p)
     \/ \E p \in Partitions, T \in SUBSET Brokers : ReassignStart(p, T)
     \/ \E p \in Partitions, b \in Brokers : ElectLeader(p, b) \/ IsrExpand(p, b)
     \/ \E b \in Brokers, p \in Partitions :

@@ -43,7 +43,7 @@ def test_every_property_has_a_variant_that_violates_it():
     # the eligible leader replica ones four more, and they do not check IsrNeverEmpty
     elr = checked_properties("KIP858_a_small_elr_failures.cfg") - checked
     live = set(re.findall(r"^(\w+Live) ==", PROPS, re.M))
-    assert len(checked) == 22 and len(live) == 18
+    assert len(checked) == 24 and len(live) == 18
     assert reassign == {"IsrWithinReplicas", "MovedAwayAssignmentDropped",
                         "NoReassignmentWithoutPartition"}
     assert mv == {"NoDirIdBelowJbodVersion", "ReplicasOnlineUntilReRegistered"}
@@ -518,7 +518,8 @@ def test_the_constants_of_eligible_leader_replicas_follow_the_last_older_constan
         assert names[i + len(block):] == [
             "BugDeleteMissingTopic", "BugRetryReplacesNewer", "BugPersistAssignments",
             "BugIgnoreHeartbeatAck", "BugExpiredBrokerUnfenced", "BugNoRegistrationRefresh",
-            "BugShutdownWithoutLeadership", "BugIgnoreLeaderChange"], e.name
+            "BugShutdownWithoutLeadership", "BugIgnoreLeaderChange",
+            "BugReelectCurrentLeader"], e.name
 
 
 @pytest.mark.parametrize("name", sorted(ELR_VARIANTS))
@@ -654,6 +655,32 @@ def test_a_broker_that_ignores_a_new_leader_alone_breaks_metadata_propagation():
     assert (o.verdict, o.property, o.exit_code) == ("property", "RecordsReachRunningBrokers", 13)
     assert [s.name for s in o.trace][5:] == ["DirFail", "DirFailureTimeout", "SessionExpire"]
     assert (o.distinct_states, o.states_generated, o.trace_length) == (2049, 6156, 8)
+
+
+def test_an_election_that_writes_the_current_leader_again_bumps_its_epoch():
+    # b1 is unfenced and leads p1 (b2, fenced, is out of the ISR); an election finds b1 again and,
+    # with the bug, writes it: a new leader epoch for the same leader (TLC's figures)
+    entry = _variant("KIP858_bug_reelect_current_leader", "KIP858_a_small_rf2_failures",
+                     "BugReelectCurrentLeader")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == ("property", "LeaderEpochFollowsLeader", 13)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "ReelectLeader(p1)"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (45, 98, 4)
+
+
+def test_an_expired_session_that_does_not_fence_the_broker_drops_an_acceptable_leader():
+    # the safety form of live_bug_expired_broker_unfenced: b1 leads p1 and crashes; its session
+    # expires and the controller moves leadership off it without fencing it, so the partition
+    # loses a leader the controller still takes as acceptable (TLC's figures)
+    entry = _variant("KIP858_bug_expired_broker_unfenced", "KIP858_a_small_restart",
+                     "BugExpiredBrokerUnfenced")
+    o = check(entry.spec_path, entry.config_path, lib=entry.lib_paths)
+    assert (o.verdict, o.property, o.exit_code) == (
+        "property", "LeaderLostOnlyWhenUnacceptable", 13)
+    assert [s.action for s in o.trace][1:] == ["Heartbeat(b1)", "CreatePartition(p1)",
+                                               "Crash(b1)", "SessionExpire(b1)"]
+    assert (o.distinct_states, o.states_generated, o.trace_length) == (99, 162, 5)
 
 
 def test_a_response_for_a_replica_removed_and_added_again_lets_its_future_log_be_promoted():

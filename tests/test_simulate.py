@@ -56,6 +56,7 @@ BUG_SEEDS = {
     "KIP858_bug_elect_last_known_leader_early": 3,
     "KIP516_bug_removed_replica_keeps_log": 0, "KIP516_bug_full_keeps_live_topic_log": 0,
     "KIP858_bug_retry_replaces_newer": 2, "KIP858_bug_ignore_leader_change": 9,
+    "KIP858_bug_reelect_current_leader": 0, "KIP858_bug_expired_broker_unfenced": 0,
 }
 # Bugs that need one precise interleaving (a crash between the controller's acceptance and its
 # response, then a failure before the broker reconciles) and more behaviours to be met at random:

@@ -148,11 +148,14 @@ Inv == /\\ Cardinality(Pending(1)) + Cardinality(Pending(2)) = n
 
 
 def test_a_state_reading_operator_answers_for_the_state_it_is_called_in(tmp_path, monkeypatch):
-    from checker.semantics import memo
     made = []
-    real = memo.memoised_in_state
-    monkeypatch.setattr("checker.semantics.compile_defs.memoised_in_state",
-                        lambda fn, name, g: made.append(name) or real(fn, name, g))
+
+    def recording(fn, name, g, per_state=False):
+        if per_state:
+            made.append(name)
+        return memoised(fn, name, g, per_state)
+
+    monkeypatch.setattr("checker.semantics.compile_defs.memoised", recording)
     (tmp_path / "Mailbox.tla").write_text(MAILBOX)
     (tmp_path / "Mailbox.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
     o = check(tmp_path / "Mailbox.tla", tmp_path / "Mailbox.cfg", deadlock=False)
@@ -162,9 +165,8 @@ def test_a_state_reading_operator_answers_for_the_state_it_is_called_in(tmp_path
 
 
 def test_a_state_memo_starts_afresh_for_another_state_and_tells_kinds_apart():
-    from checker.semantics.memo import memoised_in_state
     g = {}
-    g["op"] = memoised_in_state(lambda s, t, x: (s[0], repr(x)), "op", g)
+    g["op"] = memoised(lambda s, t, x: (s[0], repr(x)), "op", g, per_state=True)
     s1, s2 = (1,), (2,)
     assert g["op"](s1, None, 1) == (1, "1")
     assert g["op"](s1, None, True) == (1, "True")

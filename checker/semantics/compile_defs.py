@@ -11,7 +11,7 @@ from . import runtime
 from .analysis import mentions_prime
 from .closures import closure
 from .constant_fold import trivial
-from .memo import memoised, memoised_in_state
+from .memo import memoised
 from .natives import STANDARD
 from .scope import LOCAL, READS, STATE, CompileError, Env, pyname
 from .values import EvalError
@@ -202,7 +202,7 @@ class DefsMixin:
         elif (flags == STATE and not keep and not any(p.arity for p in d.params)
               and _LOOPS_RE.search(body)):
             # reads the current state only: remembered for the latest state (see memo.py)
-            self.g[fname] = memoised_in_state(self.g[fname], fname, self.g)
+            self.g[fname] = memoised(self.g[fname], fname, self.g, per_state=True)
         result = (fname, flags)
         self._defs[key] = result
         return result

@@ -30,14 +30,23 @@ _LIMIT = 1 << 16  # remembered calls per operator before its table starts afresh
 _TRIAL = 4096  # calls after which an operator whose calls rarely repeat is no longer memoised
 
 
-def memoised(fn, name: str, namespace: dict):
+def memoised(fn, name: str, namespace: dict, per_state: bool = False):
     """A function that answers fn(s, t, *args) from a table, for an operator that reads no
-    state (s and t are ignored by it). `namespace[name]` is where generated code finds the
-    operator; after the trial it is pointed back at fn if calls rarely repeat."""
+    state (s and t are ignored by it), or with `per_state` one that reads the current state s
+    (never the next one, t): then the table holds the calls on the latest s only.
+    `namespace[name]` is where generated code finds the operator; after the trial it is pointed
+    back at fn if calls rarely repeat."""
     table: dict = {}
     counts = [0, 0]  # calls, hits (during the trial)
+    last = [None]  # per_state: the state the table is for (kept alive: its id is not reused)
 
     def call(s, t, *args):
+        if per_state:
+            if type(s) is not tuple:
+                return fn(s, t, *args)
+            if s is not last[0]:
+                last[0] = s
+                table.clear()
         for a in args:
             if isinstance(a, LazySet):
                 return fn(s, t, *args)
@@ -51,42 +60,6 @@ def memoised(fn, name: str, namespace: dict):
         value = fn(s, t, *args)
         if len(table) >= _LIMIT:
             table.clear()
-        table[args] = (args, value)
-        return value
-
-    def _judge():
-        if counts[1] * 8 < counts[0] and namespace.get(name) is call:
-            namespace[name] = fn
-            table.clear()
-
-    call.__wrapped__ = fn
-    return call
-
-
-def memoised_in_state(fn, name: str, namespace: dict):
-    """As memoised, for an operator that reads the current state s (never the next one, t):
-    remembered calls are those on the latest s."""
-    table: dict = {}
-    last = [None]  # the state the table is for (kept alive, so its id is not reused)
-    counts = [0, 0]
-
-    def call(s, t, *args):
-        if type(s) is not tuple:
-            return fn(s, t, *args)
-        for a in args:
-            if isinstance(a, LazySet):
-                return fn(s, t, *args)
-        if s is not last[0]:
-            last[0] = s
-            table.clear()
-        counts[0] += 1
-        if counts[0] == _TRIAL:
-            _judge()
-        hit = table.get(args)
-        if hit is not None and _same(hit[0], args):
-            counts[1] += 1
-            return hit[1]
-        value = fn(s, t, *args)
         table[args] = (args, value)
         return value
 

@@ -134,8 +134,7 @@ class DefsMixin:
             return code, flags | STATE
         if (self.mode == "expr" and d.params and isinstance(e, ast.OpApp)
                 and len(e.args) == len(d.params) and not any(p.arity for p in d.params)
-                and id(d) not in self._inlining
-                and mentions_prime(d.body, self, denv, set(), "prime")):
+                and id(d) not in self._inlining and self._primes_inside(d, denv)):
             # A prime in the body applies to the arguments as written (F(a) == a' makes
             # F(x) mean x'): the call is expanded with its arguments substituted by name.
             binds = {p.name: ("expr", a, env) for p, a in zip(d.params, e.args, strict=True)}
@@ -161,6 +160,16 @@ class DefsMixin:
                 return fname, 0
             return f"{fname}(s, t)", flags
         return f"{fname}(s, t, {', '.join(args)})", flags
+
+    def _primes_inside(self, d: ast.OpDef, denv: Env) -> bool:
+        """Does d's body (through what it calls) prime something? Asked at every call site of
+        an operator with parameters: remembered per definition and frame."""
+        key = (id(d), denv.frame.ident)
+        known = self._primed_bodies.get(key)
+        if known is None or known[0] is not d:
+            known = self._primed_bodies[key] = (d, mentions_prime(d.body, self, denv, set(),
+                                                                  "prime"))
+        return known[1]
 
     def _compiled_def(self, d: ast.OpDef, denv: Env, key):
         hit = self._defs.get(key) if denv.frame.cacheable else None

@@ -90,6 +90,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMix
         # used under a prime it was not compiled under is compiled again there (see
         # compile_names._use_binding)
         self._binding_modes: dict = {}
+        self._primed_bodies: dict = {}  # (id(definition), frame) -> (it, does it prime?)
         self._subdefs: dict = {}  # (id(definition), selectors) -> its subexpression as a def
         self._subdef_ids: set = set()
         self._lambda_defs: dict = {}  # id(LAMBDA) -> (it, it as a definition)

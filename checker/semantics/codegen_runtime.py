@@ -232,13 +232,9 @@ def except_path(f, keys, fun, value=None):
     """[f EXCEPT ![k1][k2]... = v]; `fun`, if given, computes v from the old value (`@`)."""
     k = keys[0]
     if len(keys) == 1:
-        if fun is None:
-            return runtime.except_(f, k, value)
-        try:
-            old = runtime.app(f, k)
-        except EvalError:
-            return f
-        return runtime.except_(f, k, fun(old))
+        return runtime.except_(f, k, value) if fun is None else except_at(f, k, fun)
+    if len(keys) == 2:
+        return except2(f, k, keys[1], fun, value)
     try:
         inner = runtime.app(f, k)
     except EvalError:

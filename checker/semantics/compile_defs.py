@@ -280,6 +280,9 @@ class DefsMixin:
         self._let_flags = 0
         declared: dict[str, str] = {}  # RECURSIVE names -> their Python names
         for d in e.defs:
+            # the LET's own definitions: never rebound (reached through IIFE parameters and
+            # cells), so a closure made here need not bind them
+            own = {o[2] for o in out} | set(declared.values())
             if isinstance(d, ast.OpDef) and not d.params:
                 code, flags = self.expr(d.body, inner)
                 self._let_flags |= flags
@@ -295,8 +298,6 @@ class DefsMixin:
                 b = ("lazy", local, d.body, inner)
                 self._binding_modes[id(b)] = (b, self.mode)
                 # read when first used, maybe after a loop moved on: bind the outer locals now
-                # (not the LET's own definitions: never rebound, reached through cells)
-                own = {o[2] for o in out} | set(declared.values())
                 out.append((d.name, b, local, f"_Lazy({closure('', code, own)})"))
                 inner = inner.bind({d.name: b})
             elif isinstance(d, ast.OpDef):
@@ -314,8 +315,8 @@ class DefsMixin:
                 body, f = self.expr(d.body, inner.bind(params))
                 self._let_flags |= f
                 args = ", ".join(pb[1] for pb in params.values())
-                own = {o[2] for o in out} | set(declared.values()) | {local}
-                out.append((d.name, b, local, f"({closure(f's, t, {args}', body, own)})"))
+                out.append((d.name, b, local,
+                            f"({closure(f's, t, {args}', body, own | {local})})"))
             elif isinstance(d, ast.FuncDef):
                 local = self._local(d.name)
                 self._note_binds([local])
@@ -323,8 +324,7 @@ class DefsMixin:
                 b = ("fndef", local, d, scope_of_body)
                 inner = inner.bind({d.name: b})
                 scope_of_body.append(inner)
-                own = {o[2] for o in out} | set(declared.values()) | {local}
-                code, f = self._funcdef_value(d, inner, own)
+                code, f = self._funcdef_value(d, inner, own | {local})
                 out.append((d.name, b, local, code))
                 self._let_flags |= f
             elif isinstance(d, ast.Recursive):

@@ -279,8 +279,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   activate=_activation(deadlock),
                   kind_checked=kind_checked)
     if isinstance(fingerprint, _SymmetryKey):
-        fingerprint.kinds_exact = not any(model.kind_checked)
-        fingerprint.vars_checked = tuple(model.kind_checked)
+        fingerprint.set_kinds_checked(model.kind_checked)
     postcondition = None
     if cfg.postcondition is not None:
         e, denv = body_of(cfg.postcondition.name)
@@ -598,6 +597,11 @@ class _SymmetryKey:
         self.kinds_exact = False
         # per variable: can two Python-equal values of it differ in kind? (Model.kind_checked)
         self.vars_checked: tuple = (True,) * n_vars
+
+    def set_kinds_checked(self, checked: tuple) -> None:
+        """Which variables can hold values Python equates across kinds (Model.kind_checked)."""
+        self.vars_checked = tuple(checked)
+        self.kinds_exact = not any(checked)
 
     def _support(self, v) -> frozenset:
         t = type(v)

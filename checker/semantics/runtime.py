@@ -113,12 +113,8 @@ _MANY_KEYS = 8
 
 def key_position(keys: tuple, x) -> int | None:
     """The position of the first key equal (by Python's ==) to x, or None: keys.index, in
-    constant time for many keys (app and except_ search a few keys inline)."""
-    if len(keys) <= _MANY_KEYS:
-        try:
-            return keys.index(x)
-        except ValueError:
-            return None
+    constant time once the tuple has been looked up in before (app and except_ search up to
+    _MANY_KEYS keys inline instead)."""
     e = _KEY_POSITIONS.get(id(keys))
     if e is None or e[0] is not keys:
         if len(_KEY_POSITIONS) >= 4096:

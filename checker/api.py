@@ -69,10 +69,12 @@ class Outcome:
     alias: list | None = None
     # --witness: per witness, in the order given, {"name", "reached", "depth", "trace"}.
     witnesses: list = field(default_factory=list)
+    # Where an evaluation error happened when that has an exit code of its own (V.IN_INVARIANT)
+    error_in: str | None = None
 
     @builtins.property
     def exit_code(self) -> int:
-        return V.exit_code(self.verdict)
+        return V.exit_code(self.verdict, self.error_in)
 
     @builtins.property
     def trace_length(self) -> int:
@@ -80,7 +82,7 @@ class Outcome:
 
     def report(self, spec=None, config=None) -> dict:
         """The `--report-json` document."""
-        doc = _report_head(self.verdict, spec, config)
+        doc = _report_head(self.verdict, spec, config, self.exit_code)
         doc.update({
             "property": self.property,
             "complete": self.cut_depth is None,  # false: --max-depth cut the search
@@ -117,9 +119,10 @@ def stop_report(verdict: str, message: str, spec=None, config=None,
     return doc
 
 
-def _report_head(verdict: str, spec, config) -> dict:
+def _report_head(verdict: str, spec, config, code: int | None = None) -> dict:
     return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "verdict": verdict,
-            "exit_code": V.exit_code(verdict), "spec": shown_path(spec),
+            "exit_code": V.exit_code(verdict) if code is None else code,
+            "spec": shown_path(spec),
             "config": shown_path(config)}
 
 
@@ -240,6 +243,9 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             else ""
         message = (f"No reachable state{within} satisfies the witness"
                    f"{'es' if len(missing) > 1 else ''} {', '.join(missing)}.")
+    where = error_in(verdict, result.error_at, result.trace)
+    if where is not None:  # every backend's: TLC names the invariant (and exits 76)
+        message = f"{message}\nThe error occurred while evaluating invariant {prop}."
     earlier = plan.earlier if plan is not None else 0.0  # a resumed search's earlier runs
     alias = None
     if built.alias is not None and result.trace:  # how the trace prints, never a verdict
@@ -250,7 +256,15 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                    earlier + time.perf_counter() - started, message, span, built.warnings,
                    result.outdegree, result.loop, result.loop_step, cut_depth, undecided,
                    result.collision, result.store_bytes, checkpoint=result.checkpoint,
-                   seconds_before=earlier, alias=alias, witnesses=reached)
+                   seconds_before=earlier, alias=alias, witnesses=reached, error_in=where)
+
+
+def error_in(verdict: str, error_at, trace: list) -> str | None:
+    """V.IN_INVARIANT for an evaluation error in an invariant on a state after the initial
+    ones (TLC's exit 76); None otherwise."""
+    if verdict == V.ERROR and error_at and error_at[0] == "invariant" and len(trace) > 1:
+        return V.IN_INVARIANT
+    return None
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
@@ -424,7 +438,7 @@ class SimOutcome(Outcome):
 
     def report(self, spec=None, config=None) -> dict:
         """The `--report-json` document of a simulation."""
-        doc = _report_head(self.verdict, spec, config)
+        doc = _report_head(self.verdict, spec, config, self.exit_code)
         low, median, high = self.length_figures()
         doc.update({
             "mode": "simulate",
@@ -495,10 +509,15 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
                           seconds=time.perf_counter() - started, **base)
     t = sim.tally
     span = built.compiler.span_of(sim.exc) if sim.exc is not None else None
+    where = error_in(sim.verdict, sim.error_at, sim.trace)
+    if where is not None:
+        sim.message = f"{sim.message}\nThe error occurred while evaluating invariant " \
+            f"{sim.property}."
     return SimOutcome(
         sim.verdict, sim.property, 0, t.generated, max(t.lengths, default=0), 0, sim.trace,
         variables, sim.coverage, time.perf_counter() - started, sim.message, span, warnings,
         undecided=live, behaviours=t.behaviours, states=t.states, lengths=dict(t.lengths),
         ends=dict(t.ends), stopped_by=sim.stopped_by, behaviour=sim.behaviour,
         found_length=sim.found_length, shrunk=sim.replays > 0, replays=sim.replays,
-        undecided_reason=NOT_CHECKED if live else None, **base)
+        undecided_reason=NOT_CHECKED if live else None,
+        error_in=where, **base)

@@ -36,6 +36,7 @@ EXIT_SAFETY = 12
 EXIT_LIVENESS = 13  # temporal or action property
 EXIT_ASSERT = 14
 EXIT_EVAL_ERROR = 75
+EXIT_INVARIANT_EVAL_ERROR = 76  # TLC's FAILURE_SAFETY_EVAL: an invariant failed to evaluate
 EXIT_SPEC_ERROR = 150
 EXIT_CONFIG_ERROR = 151
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM (128 + SIGINT, as a shell reports it)
@@ -78,12 +79,21 @@ MEANINGS = {
     EXIT_LIVENESS: "a temporal property (liveness, or an action property `[][A]_v`) is violated",
     EXIT_ASSERT: "`Assert` failed",
     EXIT_EVAL_ERROR: "evaluation error (e.g. `Head(<<>>)`)",
+    EXIT_INVARIANT_EVAL_ERROR: "evaluation error in an invariant (or `[]P` property) on a state "
+                               "after the initial ones (TLC's code; on an initial state: 75)",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C or SIGTERM; with --checkpoint, resumable)",
     EXIT_SPEC_ERROR: "error in a `.tla` file",
     EXIT_CONFIG_ERROR: "error in a `.cfg` file, a `-D` option or a `--witness` name",
 }
 
 
-def exit_code(verdict: str) -> int:
-    """The exit code of a verdict."""
+# Where an evaluation error can happen that has its own exit code (Outcome.error_in).
+IN_INVARIANT = "invariant"  # an invariant or []P property, on a state after the initial ones
+
+
+def exit_code(verdict: str, error_in: str | None = None) -> int:
+    """The exit code of a verdict; `error_in` says where an evaluation error happened (TLC
+    ends one in an invariant with a code of its own)."""
+    if verdict == ERROR and error_in == IN_INVARIANT:
+        return EXIT_INVARIANT_EVAL_ERROR
     return EXIT_CODES[verdict]

@@ -172,7 +172,7 @@ def test_a_failing_evaluation_has_one_verdict_message_and_trace_in_every_backend
     """An Assert or an evaluation error in the initial states, an invariant, an action, a
     constraint or a property: the workers route it as the one process does (an Assert in an
     invariant, Init or a constraint on an initial state is an evaluation error, exit 75, as in
-    TLC; elsewhere exit 14)."""
+    TLC, 76 in an invariant on a later state; elsewhere exit 14)."""
     init, inv, con, prop, nxt = FAILING[where]
     (tmp_path / "M.tla").write_text(
         "---- MODULE M ----\nEXTENDS Naturals, Sequences, TLC\nVARIABLE x\n"
@@ -186,7 +186,8 @@ def test_a_failing_evaluation_has_one_verdict_message_and_trace_in_every_backend
                 "message": o.message, "span": o.span, "trace": [s.state for s in o.trace]}
 
     one = outcome(1)
-    assert one["exit"] == (75 if where in ("init", "inv", "inv-init", "con-init")
-                           or "error" in where else 14), one
+    assert one["exit"] == (76 if where in ("inv", "inv-error") else
+                           75 if where in ("init", "inv-init", "con-init") or "error" in where
+                           else 14), one
     assert "boom" in one["message"] or "Head" in one["message"]
     assert outcome(2) == one

@@ -488,7 +488,7 @@ def test_an_assumption_that_cannot_be_evaluated_exits_10_as_in_tlc(tmp_path):
 
 
 @pytest.mark.parametrize("where, verdict, code", [
-    ("assume", "assumption", 10), ("init", "error", 75), ("inv", "error", 75),
+    ("assume", "assumption", 10), ("init", "error", 75), ("inv", "error", 76),
     ("con", "assert", 14), ("con_init", "error", 75), ("next", "assert", 14),
     ("prop", "assert", 14)])
 def test_a_failed_assert_has_tlcs_verdict_for_where_it_failed(tmp_path, where, verdict, code):

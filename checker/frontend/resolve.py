@@ -159,8 +159,24 @@ class _Resolver:
         elif isinstance(unit, ast.Module):
             self.scope_of(unit.name, dict(scope.symbols))
 
+    def fresh(self, name: str, env: _Env, span: Span | None) -> None:
+        """A parameter, bound name or LET definition may not reuse a name already visible
+        (SANY's "Multiply-defined symbol"): TLC rejects the spec, so kipcheck does too."""
+        old = env.lookup(name)
+        if old is None:
+            return
+        if old.module in STANDARD_MODULES:
+            where = f" (already defined in module {old.module})"
+        elif old.span and old.span.line:
+            where = f" (already defined at {old.span})"
+        else:
+            where = ""
+        raise self.error(f"multiply defined: {name!r}{where}", span)
+
     def check_opdef(self, d: ast.OpDef, env: _Env) -> None:
         self.check_params(d.params)
+        for p in d.params:
+            self.fresh(p.name, env, p.span)
         inner = env.child({p.name: Symbol(p.name, "param", p.arity, "", p) for p in d.params})
         self.expr(d.body, inner)
 
@@ -181,6 +197,8 @@ class _Resolver:
             raise self.error(f"unknown module {inst.module!r}", inst.span)
         target = self.scope_of(inst.module)
         self.check_params(params)
+        for p in params:
+            self.fresh(p.name, env, p.span)
         penv = env.child({p.name: Symbol(p.name, "param", p.arity, "", p) for p in params})
         declared = {**target.constants, **target.variables}
         substituted = set()
@@ -205,6 +223,7 @@ class _Resolver:
             for n in b.names:
                 if n in names:
                     raise self.error(f"{n!r} is bound twice", b.span)
+                self.fresh(n, env, b.span)
                 names[n] = Symbol(n, "bound", 0, "", b)
         return names
 
@@ -255,6 +274,8 @@ class _Resolver:
         elif t is ast.Lambda:
             if not op_arg:
                 raise self.error("LAMBDA may only be an argument of an operator", e.span)
+            for p in e.params:
+                self.fresh(p, env, e.span)
             self.expr(e.body, env.child({p: Symbol(p, "param", 0, "", e) for p in e.params}))
         elif t is ast.Case:
             for cond, val in e.arms:
@@ -291,6 +312,9 @@ class _Resolver:
                 # (an OpDef may follow its RECURSIVE declaration, whose node is a Param)
                 raise self.error(f"multiply defined: {name!r} (already defined in this LET at "
                                  f"{local[name].span})", d.span)
+            for n in [p.name for p in d.decls] if isinstance(d, ast.Recursive) else [name]:
+                if n is not None:
+                    self.fresh(n, env, d.span)
             if isinstance(d, ast.OpDef):
                 self.check_opdef(d, inner)
                 local[d.name] = Symbol(d.name, "operator", len(d.params), "", d)

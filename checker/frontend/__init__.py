@@ -11,6 +11,7 @@ from pathlib import Path
 from . import ast
 from .cfg import Config, ConstantAssignment, ConstantSubstitution, load_config
 from .errors import ConfigError, KipcheckError, Span, SpecError
+from .levels import check_levels
 from .modules import Loader, ModuleSet
 from .resolve import ModuleScope, resolve
 
@@ -46,6 +47,7 @@ def load_spec(spec: str | Path, config: str | Path | None = None,
     `texts` maps .tla file paths (as the loader names them) to text used instead of the file's."""
     modules = Loader(lib, texts).load_spec(spec)
     scopes = resolve(modules)
+    check_levels(modules, scopes)
     cfg = None
     if config is not None:
         cfg = load_config(config)

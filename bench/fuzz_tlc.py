@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from specgen import generate, run_kipcheck  # noqa: E402
+from specgen_opt import generate_opt  # noqa: E402
 
 EVAL_CODES = {75, 76, 255}
 MEMORY_LIMIT = 3 << 30  # per worker: a runaway case dies of MemoryError, not the machine
@@ -115,8 +116,8 @@ def _unlimit_memory() -> None:
 
 
 def one_case(job: tuple) -> dict:
-    seed, jar, timeout, scratch = job
-    case = generate(seed)
+    seed, jar, timeout, scratch, family = job
+    case = generate_opt(seed) if family == "opt" else generate(seed)
     folder = Path(tempfile.mkdtemp(prefix=f"{seed}-", dir=scratch))
     spec, cfg = case.write(folder)
     started = time.perf_counter()
@@ -148,6 +149,9 @@ def main() -> int:
     ap.add_argument("--tlc", metavar="JAR", help="tla2tools.jar")
     ap.add_argument("--no-tlc", action="store_true", help="kipcheck alone (fast)")
     ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--family", choices=["mixed", "opt"], default="mixed",
+                    help="mixed: tests/specgen.py (faults planted in a share); opt: "
+                         "tests/specgen_opt.py (the shapes kipcheck computes its own way)")
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
@@ -160,7 +164,7 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="fuzz-")
-    jobs = [(s, jar, args.timeout, scratch)
+    jobs = [(s, jar, args.timeout, scratch, args.family)
             for s in range(args.seed, args.seed + args.cases)]
     passed, failed, kinds = 0, 0, Counter()
     started = time.time()

@@ -296,6 +296,31 @@ def test_an_operator_may_bind_its_own_name():
     check("P == \\E P \\in 0..1 : P > 0\nQ == LET R == 1 IN \\E R2 \\in {R} : R2 > 0")
 
 
+@pytest.mark.parametrize("body, span", [
+    ("RECURSIVE R(_)\nF == 1", (3, 11)),
+    ("F == LET RECURSIVE R(_)\n         G == 1 IN G", (3, 20)),
+])
+def test_a_recursive_declaration_needs_its_definition(body, span):
+    # SANY: "Symbol R declared in RECURSIVE statement but not defined" (TLC exit 150)
+    err = spec_error(body)
+    assert err.message == "'R' is declared RECURSIVE but never defined"
+    assert where(err)[:2] == span
+
+
+@pytest.mark.parametrize("escape", ["\\q", "\\b", "\\0", "\\'", "\\N"])
+def test_a_string_escape_tla_does_not_have_is_an_error(escape):
+    # SANY: "Lexical error ... Encountered" (TLC exit 150); kipcheck once kept the character
+    err = spec_error(f'F == "a{escape}b"')
+    assert err.message == (f"invalid escape `{escape.replace(chr(92) * 2, chr(92))}` in a "
+                           "string (TLA+ has \\n \\t \\r \\f \\\\ and \\\")")
+    assert where(err)[:2] == (3, 8)
+
+
+def test_the_escapes_tla_has_are_read():
+    scope = check('F == "\\n\\t\\r\\f\\\\\\"x"')
+    assert scope.symbols["F"].node.body.value == '\n\t\r\f\\"x'
+
+
 def test_identical_repeated_definition_is_accepted():
     assert "A" in check("A == 1 + 1\nA == 1 + 1").symbols
 

@@ -139,6 +139,9 @@ _TOKEN_RE = re.compile(
 )
 
 # After one of these the previous expression is complete, so a following `/\` is infix.
+# The escapes SANY accepts in a string are \n \t \r \f \\ and \"; any other is its lexical error.
+_BAD_ESCAPE = re.compile(r'(?:^|[^\\])(?:\\\\)*(\\[^ntrf"\\])')
+
 _EXPR_END = {"NAME", "NUMBER", "DECIMAL", "STRING", "TRUE", "FALSE", "BOOLEAN", "STRING_SET",
              "RPAR", "RBRACK", "RBRACE", "RANGLE", "AT", "PRIME", "POSTFIX", "JEND", "OTHER"}
 # A prefix operator written as the operand of a tighter infix operator (`a = ~b`, `a * -b`)
@@ -264,6 +267,12 @@ class Tokenizer:
             if kind == "WS":
                 pos = end
                 continue
+            if kind == "STRING":
+                bad = _BAD_ESCAPE.search(value)
+                if bad is not None:
+                    raise self._error(f"invalid escape `{bad.group(1)}` in a string (TLA+ has "
+                                      f"\\n \\t \\r \\f \\\\ and \\\")", line,
+                                      col + bad.start(1), 2)
             if kind == "NAME":
                 ttype = KEYWORDS.get(value, "NAME")
                 if value in PROOF_STARTERS:

@@ -97,6 +97,9 @@ class _Resolver:
         recursive: set[str] = set()
         for unit in module.units:
             self.unit(scope, unit, recursive)
+        for name in recursive:  # declared RECURSIVE, never defined: SANY refuses the module
+            raise self.error(f"{name!r} is declared RECURSIVE but never defined",
+                             scope.symbols[name].span)
         return scope
 
     def add(self, scope: ModuleScope, sym: Symbol, span: Span | None,
@@ -333,6 +336,9 @@ class _Resolver:
                 for sym in target.exports.values():
                     if sym.kind not in ("constant", "variable"):
                         local[sym.name] = sym
+        for name, sym in local.items():
+            if isinstance(sym.node, ast.Param) and sym.kind == "operator":
+                raise self.error(f"{name!r} is declared RECURSIVE but never defined", sym.span)
         self.expr(e.body, inner, in_except=in_except)
 
     def apply(self, e: ast.OpApp, env: _Env, in_except: bool) -> None:

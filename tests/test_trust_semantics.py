@@ -387,6 +387,23 @@ def test_constant_invariant_that_is_false_stops_before_the_search(tmp_path):
     assert (o.verdict, o.distinct_states) == ("ok", 1)
 
 
+@pytest.mark.parametrize("line, message", [
+    ("CONSTRAINT F", "The constraint of F is equal to FALSE"),
+    ("CONSTRAINT G", "The constraint of G is equal to FALSE"),
+    ("ACTION_CONSTRAINT F", "The action constraint of F is equal to FALSE"),
+    ("PROPERTY F", "The property of F is equal to FALSE"),
+])
+def test_a_constraint_or_property_that_is_constant_false_is_refused(tmp_path, line, message):
+    # TLC 2.18 exits 151 with these words; kipcheck once explored the initial states only and
+    # answered "No error has been found" for the constraints (13 for the property).
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = 1 - x\nF == FALSE\n"
+                      "G == 1 = 2\nBoxTrue == []TRUE\nSpec == Init /\\ [][Next]_x",
+                      f"SPECIFICATION Spec\n{line}\nPROPERTY BoxTrue\n")
+    rc, out = cli("check", str(spec))
+    assert rc == 151, out
+    assert message in out and f"M.cfg:2:{line.index(line.split()[-1]) + 1}" in out
+
+
 # -- sets of elements of different kinds -------------------------------------------------------
 
 @pytest.mark.parametrize("inv,message", [

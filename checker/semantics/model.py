@@ -174,6 +174,20 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
             raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
     constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
+    # A constraint, action constraint or property that is the constant FALSE: TLC refuses the
+    # model before the search (a constraint would keep no state beyond the initial ones).
+    for what, names in (("constraint", cfg.constraints),
+                        ("action constraint", cfg.action_constraints),
+                        ("property", cfg.properties)):
+        for n in names:
+            e, denv = body_of(n.name)
+            try:  # (a temporal formula such as []TRUE is no predicate: left to the search)
+                false = compiler.is_constant(e, denv) and _is_false(
+                    compiler.compile_predicate(e, denv, f"const_{n.name}", True))
+            except CompileError:
+                false = False
+            if false:
+                raise ConfigError(f"The {what} of {n.name} is equal to FALSE", n.span)
     # The same constraints for a successor of a state inside them (only such states are
     # explored): what its unchanged variables decide is not evaluated again.
     step_constraints = [compiler.compile_step_predicate(*body_of(n.name), f"cstep_{n.name}")

@@ -404,6 +404,40 @@ def test_a_constraint_or_property_that_is_constant_false_is_refused(tmp_path, li
     assert message in out and f"M.cfg:2:{line.index(line.split()[-1]) + 1}" in out
 
 
+# Each pinned to TLC 2.18 (an invariant on the initial state: it holds, or TLC exits 75 with
+# this message). kipcheck once said FALSE for the memberships (a silent pass under `~` or
+# `\\notin`), TRUE for 0^0, and refused the string operators.
+STRINGS_AND_KINDS = [
+    ('Head("abc") = "a"', None),
+    ('Tail("abc") = "bc"', None),
+    ('Append("ab", "cd") = "abcd"', None),
+    ('SubSeq("abcd", 2, 3) = "bc" /\\ SubSeq("abc", 3, 2) = ""', None),
+    ('SelectSeq("abc", LAMBDA c : c # "b") = <<"a", "c">>', None),
+    ('"abc" \\in Seq({"a", "b", "c"}) /\\ "" \\in Seq({1}) /\\ "abc" \\notin Seq({"ab"})',
+     None),
+    ('Head("") = "a"', "Attempted to apply Head to the empty sequence."),
+    ('"a" \\in Nat', 'Attempted to check if the value:\n"a"\nis an element of Nat.'),
+    ('"a" \\notin Int', 'Attempted to check if the value:\n"a"\nis an element of Int.'),
+    ("<<1>> \\in Seq(STRING)", "Attempted to check if the value:\n1\nis an element of STRING."),
+    ('"a" \\in Nat \\cup STRING', 'Attempted to check if the value:\n"a"\nis an element of Nat.'),
+    ("TRUE \\in Nat", "Attempted to check if the value:\nTRUE\nis an element of Nat."),
+    ("0^0 = 1", "0^0 is undefined."),
+]
+
+
+@pytest.mark.parametrize("inv, error", STRINGS_AND_KINDS)
+def test_strings_as_sequences_and_memberships_of_another_kind_as_in_tlc(tmp_path, inv, error):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n",
+                      extends="Naturals, Integers, Sequences")
+    o = check(spec)
+    if error is None:
+        assert (o.verdict, o.distinct_states) == ("ok", 1)
+    else:
+        assert (o.verdict, o.exit_code) == ("error", 75)
+        assert o.message.startswith(error), o.message
+
+
 # -- sets of elements of different kinds -------------------------------------------------------
 
 @pytest.mark.parametrize("inv,message", [

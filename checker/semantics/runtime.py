@@ -375,6 +375,8 @@ def ipow(a, b):
         _not_int("^", a, b)
     if b < 0:
         raise EvalError(f"The second argument of ^ must be non-negative, found {b}")
+    if b == 0 and a == 0:
+        raise EvalError("0^0 is undefined.")  # TLC's error (TLA+ leaves it unspecified)
     return a ** b
 
 
@@ -391,30 +393,40 @@ def seq_len(s):
 
 
 def append(s, e):
+    if type(s) is str:  # TLC's sequence operators take strings too (as sequences of letters)
+        if type(e) is not str:
+            raise EvalError(f"Attempted to Append a non-string to the string {show(s)}:\n"
+                            f"{show(e)}")
+        return s + e
     return _seq(s, "Append") + (e,)
 
 
 def head(s):
-    if not _seq(s, "Head"):
+    if type(s) is str and s:
+        return s[0]
+    if not (s if type(s) is str else _seq(s, "Head")):
         raise EvalError("Attempted to apply Head to the empty sequence.")
     return s[0]
 
 
 def tail(s):
-    if not _seq(s, "Tail"):
+    if type(s) is str and s:
+        return s[1:]
+    if not (s if type(s) is str else _seq(s, "Tail")):
         raise EvalError("Attempted to apply Tail to the empty sequence.")
     return s[1:]
 
 
 def subseq(s, m, n):
-    _seq(s, "SubSeq")
+    if type(s) is not str:
+        _seq(s, "SubSeq")
     if type(m) is not int or type(n) is not int:
         if m is UNKNOWN or n is UNKNOWN:
             raise UnknownUsed
         raise EvalError(f"The arguments of SubSeq must be integers, found {show(m)} and "
                         f"{show(n)}")
     if m > n:
-        return ()
+        return "" if type(s) is str else ()
     if not 1 <= m <= len(s):
         raise EvalError(f"The second argument of SubSeq must be in the domain of its first "
                         f"argument:\n{show(s)}\n, but instead it is\n{m}")
@@ -425,7 +437,8 @@ def subseq(s, m, n):
 
 
 def selectseq(s, test):
-    return tuple(e for e in _seq(s, "SelectSeq") if truth(test(e)))
+    return tuple(e for e in (s if type(s) is str else _seq(s, "SelectSeq"))
+                 if truth(test(e)))
 
 
 def concat(a, b):

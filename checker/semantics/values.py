@@ -474,9 +474,22 @@ class NotAssigned(EvalError):
         return f"{what}. The following {which} not assigned: {', '.join(self.missing)}."
 
 
-NAT = _Named("Nat", lambda x: type(x) is int and x >= 0)
-INT = _Named("Int", lambda x: type(x) is int)
-STRING = _Named("STRING", lambda x: type(x) is str)
+def _of_kind(name: str, kind: type, test=None):
+    """The membership test of Nat, Int or STRING: a value of another kind is TLC's error
+    (`"a" \\in Nat` is not FALSE: TLC cannot compare a string with integers)."""
+    def member(x) -> bool:
+        if type(x) is kind:
+            return test is None or test(x)
+        if x is UNKNOWN:
+            raise UnknownUsed
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of "
+                        f"{name}.")
+    return member
+
+
+NAT = _Named("Nat", _of_kind("Nat", int, lambda x: x >= 0))
+INT = _Named("Int", _of_kind("Int", int))
+STRING = _Named("STRING", _of_kind("STRING", str))
 REAL = _Named("Real", lambda x: type(x) is int)
 BOOLEAN = frozenset((False, True))
 
@@ -518,7 +531,8 @@ class SeqSet(LazySet):
         self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
-        return type(x) is tuple and all(map(self._has, x))
+        # a string is a sequence of one-letter strings to TLC ("ab" \\in Seq(STRING))
+        return type(x) in (tuple, str) and all(map(self._has, x))
 
     def contains_since(self, x, old) -> bool:
         """x \\in Seq(S), knowing old \\in Seq(S): an element x shares with old at its

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from specgen import MODULE, Case, Generator, _Scope
+from specgen import Case, Generator, _module, _Scope
 
 # Domains of the many-key function f: several sizes around the key index's threshold, a
 # domain that makes f a tuple (1..n), tuple keys and strings.
@@ -176,7 +176,7 @@ def generate_opt(seed: int) -> Case:
         defs.append("Spec == Init /\\ [][Next]_vars")
         cfg.append("PROPERTY " + " ".join(props))
     if r.random() < 0.2:
-        extra = r.choice(["Cnt < 3", "TRUE", "Mem(0) \\/ num = 0"])
+        extra = r.choice(["Cnt < 3", "TRUE", "(Mem(0) \\/ num = 0)"])
         defs.append(f"Constr == num < {k} /\\ {extra}")
         cfg.append("CONSTRAINT Constr")
     if r.random() < 0.15:
@@ -187,9 +187,7 @@ def generate_opt(seed: int) -> Case:
     header = ["EXTENDS Integers, Sequences, FiniteSets, TLC",
               "CONSTANTS K, Procs, Leader",
               "VARIABLES s, num, f"]
-    body = header + g.helpers + defs
-    spec = f"---- MODULE {MODULE} ----\n" + "\n".join(body) + "\n====\n"
-    return Case(seed, spec, "\n".join(cfg) + "\n", "opt", False)
+    return Case(seed, _module(header + g.helpers + defs), "\n".join(cfg) + "\n", "opt", False)
 
 
 if __name__ == "__main__":  # print one case: python tests/specgen_opt.py SEED

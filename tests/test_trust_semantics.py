@@ -438,6 +438,16 @@ def test_strings_as_sequences_and_memberships_of_another_kind_as_in_tlc(tmp_path
         assert o.message.startswith(error), o.message
 
 
+def test_a_model_value_is_in_no_infinite_set_of_values_without_an_error(tmp_path):
+    # TLC 2.18: FALSE each (tlaplus/Examples' Disruptor: NULL \\in Int \\cup {NULL})
+    spec = write_spec(tmp_path, "CONSTANT m\nVARIABLE x\nInit == x = 0\nNext == x' = x\n"
+                      "Inv == m \\notin Nat /\\ m \\notin STRING /\\ m \\in Int \\cup {m}"
+                      " /\\ <<m>> \\notin Seq(Nat)",
+                      "CONSTANT m = m\nINIT Init\nNEXT Next\nINVARIANT Inv\n",
+                      extends="Naturals, Integers, Sequences")
+    assert (check(spec).verdict, check(spec).distinct_states) == ("ok", 1)
+
+
 # -- sets of elements of different kinds -------------------------------------------------------
 
 @pytest.mark.parametrize("inv,message", [

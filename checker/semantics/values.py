@@ -476,10 +476,13 @@ class NotAssigned(EvalError):
 
 def _of_kind(name: str, kind: type, test=None):
     """The membership test of Nat, Int or STRING: a value of another kind is TLC's error
-    (`"a" \\in Nat` is not FALSE: TLC cannot compare a string with integers)."""
+    (`"a" \\in Nat` is not FALSE: TLC cannot compare a string with integers), but for a model
+    value, which TLC finds in none of them (`NULL \\in Int \\cup {NULL}`)."""
     def member(x) -> bool:
         if type(x) is kind:
             return test is None or test(x)
+        if type(x) is ModelValue:  # a model value is unequal to every other value, no error
+            return False
         if x is UNKNOWN:
             raise UnknownUsed
         raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of "

@@ -1304,11 +1304,17 @@ ReplaceDisk(b, d) ==
 (* Intra-broker replica movement (KIP-113, as changed by KIP-858)           *)
 
 \* "Intra-broker replica movement": AlterReplicaLogDirs starts a future replica
-\* of p in dir d (ReplicaAlterLogDirsThread, unchanged from KIP-113).
+\* of p in dir d (ReplicaAlterLogDirsThread, unchanged from KIP-113).  A broker
+\* still in ZooKeeper mode during the migration moves replicas too: KIP-113
+\* predates KRaft, AlterReplicaLogDirs listens on "zkBroker" as on "broker"
+\* (AlterReplicaLogDirsRequest.json) and ReplicaManager.alterReplicaLogDirs
+\* does not look at the mode.  Like its new replicas' dirs, the move's is sent
+\* with AssignReplicasToDirs ("Migrating a cluster in ZK mode running with
+\* JBOD": while still in ZK mode brokers send assignments via the RPC).
 MoveStart(b, p, d) ==
     /\ EnableMoves
     /\ movesLeft > 0
-    /\ alive[b] /\ ~zk[b] /\ IsMulti(b)
+    /\ alive[b] /\ IsMulti(b)
     /\ LiveReplicaOf(p, b)
     /\ LET L == logs[b][p]
        IN /\ L.fut = NONE

@@ -1445,9 +1445,11 @@ RefreshRegistration(b) ==
     /\ UNCHANGED <<brokerVars, msgVars, part, histVars>>
 
 \* "Migrating a cluster in KRaft without JBOD": once the version is upgraded a
-\* stopped broker is given a second entry in log.dirs, an empty disk whose
+\* stopped broker is given another entry in log.dirs (a second one on a
+\* single-dir broker; Kafka sets no upper bound: validateWithMetadataVersion
+\* asks only for IBP_3_7_IV2 when there are several), an empty disk whose
 \* directory.id is generated at startup.  Its next registration is a new
-\* incarnation (new broker epoch, fenced) listing both dirs; it stays fenced
+\* incarnation (new broker epoch, fenced) listing every dir; it stays fenced
 \* until it has reported the dir of every replica still at MIGRATING_DIR.
 \* Kafka refuses several log.dirs below IBP_3_7_IV2
 \* (KafkaConfig.validateWithMetadataVersion); BugMultiDirBelowJbodVersion: the
@@ -1456,7 +1458,6 @@ AddLogDir(b) ==
     /\ EnableMetadataVersion
     /\ mvJbod \/ BugMultiDirBelowJbodVersion
     /\ ~alive[b]
-    /\ Cardinality(dirsOf[b]) = 1
     /\ \E n \in NewDirIds(b) :
          /\ dirsOf' = [dirsOf EXCEPT ![b] = @ \cup {n}]
          /\ online' = [online EXCEPT ![b] = @ \cup {n}]

@@ -1304,11 +1304,17 @@ ReplaceDisk(b, d) ==
 (* Intra-broker replica movement (KIP-113, as changed by KIP-858)           *)
 
 \* "Intra-broker replica movement": AlterReplicaLogDirs starts a future replica
-\* of p in dir d (ReplicaAlterLogDirsThread, unchanged from KIP-113).
+\* of p in dir d (ReplicaAlterLogDirsThread, unchanged from KIP-113).  A broker
+\* still in ZooKeeper mode during the migration moves replicas too: KIP-113
+\* predates KRaft, AlterReplicaLogDirs listens on "zkBroker" as on "broker"
+\* (AlterReplicaLogDirsRequest.json) and ReplicaManager.alterReplicaLogDirs
+\* does not look at the mode.  Like its new replicas' dirs, the move's is sent
+\* with AssignReplicasToDirs ("Migrating a cluster in ZK mode running with
+\* JBOD": while still in ZK mode brokers send assignments via the RPC).
 MoveStart(b, p, d) ==
     /\ EnableMoves
     /\ movesLeft > 0
-    /\ alive[b] /\ ~zk[b] /\ IsMulti(b)
+    /\ alive[b] /\ IsMulti(b)
     /\ LiveReplicaOf(p, b)
     /\ LET L == logs[b][p]
        IN /\ L.fut = NONE
@@ -1439,9 +1445,11 @@ RefreshRegistration(b) ==
     /\ UNCHANGED <<brokerVars, msgVars, part, histVars>>
 
 \* "Migrating a cluster in KRaft without JBOD": once the version is upgraded a
-\* stopped broker is given a second entry in log.dirs, an empty disk whose
+\* stopped broker is given another entry in log.dirs (a second one on a
+\* single-dir broker; Kafka sets no upper bound: validateWithMetadataVersion
+\* asks only for IBP_3_7_IV2 when there are several), an empty disk whose
 \* directory.id is generated at startup.  Its next registration is a new
-\* incarnation (new broker epoch, fenced) listing both dirs; it stays fenced
+\* incarnation (new broker epoch, fenced) listing every dir; it stays fenced
 \* until it has reported the dir of every replica still at MIGRATING_DIR.
 \* Kafka refuses several log.dirs below IBP_3_7_IV2
 \* (KafkaConfig.validateWithMetadataVersion); BugMultiDirBelowJbodVersion: the
@@ -1450,7 +1458,6 @@ AddLogDir(b) ==
     /\ EnableMetadataVersion
     /\ mvJbod \/ BugMultiDirBelowJbodVersion
     /\ ~alive[b]
-    /\ Cardinality(dirsOf[b]) = 1
     /\ \E n \in NewDirIds(b) :
          /\ dirsOf' = [dirsOf EXCEPT ![b] = @ \cup {n}]
          /\ online' = [online EXCEPT ![b] = @ \cup {n}]

@@ -116,7 +116,7 @@ class _Levels:
                 self.level(a, env, scope)
             return None
         if t is ast.Junction:
-            return self.boolean([self.level(x, env, scope) for x in e.items], e.items, e.span)
+            return self.boolean([self.level(x, env, scope) for x in e.items], e.span)
         if t is ast.Quant:
             inner = self.bounds(e.bounds, env, scope)
             body = self.level(e.body, inner, scope)
@@ -200,7 +200,7 @@ class _Levels:
             return TEMPORAL
         return None
 
-    def boolean(self, levels: list, items, span) -> int | None:
+    def boolean(self, levels: list, span) -> int | None:
         if ACTION in levels and TEMPORAL in levels:
             raise self.error("an action and a temporal formula cannot be combined (for an "
                              "action that must hold at every step, write [][A]_v)", span)
@@ -229,7 +229,7 @@ class _Levels:
                 self.not_action(a, env, scope, op)
             return TEMPORAL
         if op in _BOOLEAN:
-            return self.boolean([self.level(a, env, scope) for a in args], args, e.span)
+            return self.boolean([self.level(a, env, scope) for a in args], e.span)
         if op == "\\cdot":
             return _max([self.at_most(a, env, scope, ACTION, "an argument of \\cdot")
                          for a in args])

@@ -402,17 +402,17 @@ def append(s, e):
 
 
 def head(s):
-    if type(s) is str and s:
-        return s[0]
-    if not (s if type(s) is str else _seq(s, "Head")):
+    if type(s) is not str:  # (a string is a sequence of letters to TLC's Head and Tail)
+        _seq(s, "Head")
+    if not s:
         raise EvalError("Attempted to apply Head to the empty sequence.")
     return s[0]
 
 
 def tail(s):
-    if type(s) is str and s:
-        return s[1:]
-    if not (s if type(s) is str else _seq(s, "Tail")):
+    if type(s) is not str:
+        _seq(s, "Tail")
+    if not s:
         raise EvalError("Attempted to apply Tail to the empty sequence.")
     return s[1:]
 

@@ -153,10 +153,22 @@ def test_max_depth_leaves_liveness_undecided(tmp_path):
     assert (deep.verdict, deep.cut_depth, deep.undecided) == (full.verdict, None, [])
 
 
+def test_a_property_that_is_an_action_is_a_configuration_error_as_in_tlc(tmp_path):
+    # TLC 2.18: "The property P3 is not correctly defined." and exit 151
+    from checker.frontend import KipcheckError
+
+    (tmp_path / "Bad.tla").write_text("---- MODULE Bad ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                      "Init == x = 0\nNext == x' = (x + 1) % 3\n"
+                                      "Spec == Init /\\ [][Next]_x\nP3 == x' = x\n====\n")
+    (tmp_path / "Bad.cfg").write_text("SPECIFICATION Spec\nPROPERTY P3\n")
+    with pytest.raises(KipcheckError, match="The property P3 is not correctly defined") as err:
+        check(tmp_path / "Bad.tla", tmp_path / "Bad.cfg")
+    assert err.value.exit_code == 151 and (err.value.span.line, err.value.span.col) == (2, 10)
+
+
 @pytest.mark.parametrize("prop, message, line", [
     ("P1", "needs a finite domain", 7),
     ("P2", "cannot check this temporal formula", 8),
-    ("P3", "not an action", 9),
 ])
 def test_properties_kipcheck_cannot_check_are_spec_errors_with_a_location(tmp_path, prop,
                                                                            message, line):

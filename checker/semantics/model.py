@@ -203,7 +203,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     for n in cfg.properties:
         e, denv = body_of(n.name)
         live_parts = []
-        for kind, parts in _property_parts(translator, e, denv):
+        for kind, parts in _property_parts(translator, e, denv, n):
             if kind == "invariant":
                 invariants_pure = invariants_pure and not (
                     compiler.expr(parts[0], parts[1])[1] & (IMPURE | READS))
@@ -523,16 +523,19 @@ def _split_spec(tr: temporal.Translator, spec, env):
     return init, nxt, fairness
 
 
-def _property_parts(tr: temporal.Translator, e, env):
+def _property_parts(tr: temporal.Translator, e, env, name):
     """A PROPERTY's conjuncts, each sorted as TLC checks it: 'init' (a state predicate, on
-    the initial states), 'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (the rest)."""
+    the initial states), 'invariant' ([]P), 'action' ([][A]_v) or 'liveness' (the rest).
+    `name` is the .cfg's PROPERTY entry (a conjunct that is an action is its error, 151)."""
     conj: list = []
     _flatten_conj(tr, e, env, conj)
     for e, env in conj:
         if not tr.is_temporal(e, env):
             if mentions_prime(e, tr.c, env, set()):
-                raise CompileError("a property must be a state predicate or a temporal "
-                                   "formula, not an action", e.span)
+                raise ConfigError(f"The property {name.name} is not correctly defined: a "
+                                  "property is a state predicate or a temporal formula, not "
+                                  "an action (for one that holds at every step, write "
+                                  "[][A]_v)", name.span)
             yield "init", (e, env)
             continue
         if isinstance(e, ast.OpApp) and e.op == "[]" and "[]" not in env.locals:

@@ -243,9 +243,7 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
             else ""
         message = (f"No reachable state{within} satisfies the witness"
                    f"{'es' if len(missing) > 1 else ''} {', '.join(missing)}.")
-    where = error_in(verdict, result.error_at, result.trace)
-    if where is not None:  # every backend's: TLC names the invariant (and exits 76)
-        message = f"{message}\nThe error occurred while evaluating invariant {prop}."
+    where, message = error_in(verdict, result.error_at, result.trace, message, prop)
     earlier = plan.earlier if plan is not None else 0.0  # a resumed search's earlier runs
     alias = None
     if built.alias is not None and result.trace:  # how the trace prints, never a verdict
@@ -259,12 +257,13 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                    seconds_before=earlier, alias=alias, witnesses=reached, error_in=where)
 
 
-def error_in(verdict: str, error_at, trace: list) -> str | None:
-    """V.IN_INVARIANT for an evaluation error in an invariant on a state after the initial
-    ones (TLC's exit 76); None otherwise."""
+def error_in(verdict: str, error_at, trace: list, message, prop) -> tuple:
+    """(V.IN_INVARIANT, the message naming the invariant) for an evaluation error in an
+    invariant on a state after the initial ones (TLC's exit 76), whatever backend met it;
+    (None, message) otherwise."""
     if verdict == V.ERROR and error_at and error_at[0] == "invariant" and len(trace) > 1:
-        return V.IN_INVARIANT
-    return None
+        return V.IN_INVARIANT, f"{message}\nThe error occurred while evaluating invariant {prop}."
+    return None, message
 
 
 def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, exact, on_edge,
@@ -509,10 +508,8 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
                           seconds=time.perf_counter() - started, **base)
     t = sim.tally
     span = built.compiler.span_of(sim.exc) if sim.exc is not None else None
-    where = error_in(sim.verdict, sim.error_at, sim.trace)
-    if where is not None:
-        sim.message = f"{sim.message}\nThe error occurred while evaluating invariant " \
-            f"{sim.property}."
+    where, sim.message = error_in(sim.verdict, sim.error_at, sim.trace, sim.message,
+                                  sim.property)
     return SimOutcome(
         sim.verdict, sim.property, 0, t.generated, max(t.lengths, default=0), 0, sim.trace,
         variables, sim.coverage, time.perf_counter() - started, sim.message, span, warnings,

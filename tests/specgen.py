@@ -585,10 +585,7 @@ def generate(seed: int, bad_share: float = 0.25) -> Case:
     if r.random() < 0.3:
         cfg.append("CHECK_DEADLOCK FALSE")
 
-    header = ["EXTENDS Integers, Sequences, FiniteSets, TLC",
-              "CONSTANTS K, Procs, Leader",
-              f"VARIABLES {', '.join(names)}"]
-    body = header + g.helpers + assumes + defs
+    body = header(names) + g.helpers + assumes + defs
     case = Case(seed, _module(body), "\n".join(cfg) + "\n", "good", liveness)
     if r.random() < bad_share:
         _plant(case, g, var_of)
@@ -602,6 +599,12 @@ def _bullets(head: str, conj: list[str]) -> str:
         return f"{head} == {conj[0]}"
     pad = " " * (len(head) + 4)
     return f"{head} == /\\ {conj[0]}\n" + "\n".join(f"{pad}/\\ {c}" for c in conj[1:])
+
+
+def header(variables: list[str]) -> list[str]:
+    """The module's first lines: what every generated case extends and declares."""
+    return ["EXTENDS Integers, Sequences, FiniteSets, TLC", "CONSTANTS K, Procs, Leader",
+            f"VARIABLES {', '.join(variables)}"]
 
 
 def _module(lines: list[str]) -> str:

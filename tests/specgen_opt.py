@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from specgen import Case, Generator, _module, _Scope
+from specgen import Case, Generator, _module, _Scope, header
 
 # Domains of the many-key function f: several sizes around the key index's threshold, a
 # domain that makes f a tuple (1..n), tuple keys and strings.
@@ -184,10 +184,8 @@ def generate_opt(seed: int) -> Case:
         cfg.append("VIEW View")
     if r.random() < 0.4:
         cfg.append("CHECK_DEADLOCK FALSE")
-    header = ["EXTENDS Integers, Sequences, FiniteSets, TLC",
-              "CONSTANTS K, Procs, Leader",
-              "VARIABLES s, num, f"]
-    return Case(seed, _module(header + g.helpers + defs), "\n".join(cfg) + "\n", "opt", False)
+    body = header(["s", "num", "f"]) + g.helpers + defs
+    return Case(seed, _module(body), "\n".join(cfg) + "\n", "opt", False)
 
 
 if __name__ == "__main__":  # print one case: python tests/specgen_opt.py SEED

@@ -351,3 +351,15 @@ Unit = (
     OpDef | FuncDef | Instance | InstanceDef | Variables | Constants | Recursive | Assume | Theorem
     | Module
 )
+
+
+def walk(e):
+    """Every node inside e (e included), through the tuples that hold them."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Node):
+            yield x
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+        elif isinstance(x, tuple):
+            stack.extend(x)

@@ -113,9 +113,7 @@ class _Resolver:
             elif _same_definition(old.node, sym.node):
                 return  # SANY tolerates a repeated definition whose text is identical
             else:
-                where = f" (already defined at {old.span})" if old.span and old.span.line else ""
-                if old.module != scope.name:
-                    where = f" (already defined in module {old.module})"
+                where = _already(old, old.module != scope.name)
                 raise self.error(f"multiply defined: {sym.name!r}{where}", span or sym.span)
         scope.symbols[sym.name] = sym
 
@@ -166,15 +164,9 @@ class _Resolver:
         """A parameter, bound name or LET definition may not reuse a name already visible
         (SANY's "Multiply-defined symbol"): TLC rejects the spec, so kipcheck does too."""
         old = env.lookup(name)
-        if old is None:
-            return
-        if old.module in STANDARD_MODULES:
-            where = f" (already defined in module {old.module})"
-        elif old.span and old.span.line:
-            where = f" (already defined at {old.span})"
-        else:
-            where = ""
-        raise self.error(f"multiply defined: {name!r}{where}", span)
+        if old is not None:
+            where = _already(old, old.module in STANDARD_MODULES)
+            raise self.error(f"multiply defined: {name!r}{where}", span)
 
     def check_opdef(self, d: ast.OpDef, env: _Env) -> None:
         self.check_params(d.params)
@@ -475,6 +467,13 @@ class _Env:
             if sym is not None:
                 return sym
         return None
+
+
+def _already(old: Symbol, other_module: bool) -> str:
+    """Where the name a clash repeats was defined, for the message."""
+    if other_module:
+        return f" (already defined in module {old.module})"
+    return f" (already defined at {old.span})" if old.span and old.span.line else ""
 
 
 def _same_definition(a, b) -> bool:

@@ -37,21 +37,16 @@ class SetFold:
     part_first: bool
 
 
-def _names(e, out: set) -> set:
+def _names(e) -> set:
     """Every identifier and operator name in e (binders included: a conservative 'mentions')."""
-    if isinstance(e, ast.Ident):
-        out.add(e.name)
-    elif isinstance(e, ast.OpApp):
-        out.add(e.op)
-    elif isinstance(e, ast.InstanceRef):
-        out.add(e.path[0][0])
-    if isinstance(e, ast.Node):
-        for f in e.__dataclass_fields__:
-            if f != "span":
-                _names(getattr(e, f), out)
-    elif isinstance(e, tuple):
-        for x in e:
-            _names(x, out)
+    out = set()
+    for n in ast.walk(e):
+        if isinstance(n, ast.Ident):
+            out.add(n.name)
+        elif isinstance(n, ast.OpApp):
+            out.add(n.op)
+        elif isinstance(n, ast.InstanceRef):
+            out.add(n.path[0][0])
     return out
 
 
@@ -85,7 +80,7 @@ def set_fold(d: ast.OpDef) -> SetFold | None:
         return None
     part = comb.args[1 - calls[0]]
     base = d.body.then
-    if {s, d.name} & _names(part, set()) or {s, d.name, x.name} & _names(base, set()):
+    if {s, d.name} & _names(part) or {s, d.name, x.name} & _names(base):
         return None
     return SetFold(s, x.name, base, part, comb, part_first=calls[0] == 1)
 

@@ -170,13 +170,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     step_invariants = [(n.name, compiler.compile_step_predicate(*body_of(n.name),
                                                                 f"step_{n.name}"))
                        for n in cfg.invariants]
-    for n, (_, inv) in zip(cfg.invariants, invariants, strict=True):
-        if compiler.is_constant(*body_of(n.name)) and _is_false(inv):
-            raise ConfigError(f"The invariant of {n.name} is equal to FALSE", n.span)
-    constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
-    # A constraint, action constraint or property that is the constant FALSE: TLC refuses the
-    # model before the search (a constraint would keep no state beyond the initial ones).
-    for what, names in (("constraint", cfg.constraints),
+    # An invariant, constraint, action constraint or property that is the constant FALSE: TLC
+    # refuses the model before the search (a constraint would keep no state beyond the
+    # initial ones).
+    for what, names in (("invariant", cfg.invariants), ("constraint", cfg.constraints),
                         ("action constraint", cfg.action_constraints),
                         ("property", cfg.properties)):
         for n in names:
@@ -188,6 +185,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                 false = False
             if false:
                 raise ConfigError(f"The {what} of {n.name} is equal to FALSE", n.span)
+    constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
     # The same constraints for a successor of a state inside them (only such states are
     # explored): what its unchanged variables decide is not evaluated again.
     step_constraints = [compiler.compile_step_predicate(*body_of(n.name), f"cstep_{n.name}")

@@ -415,3 +415,15 @@ def test_a_violation_followed_by_successors_of_the_same_action_counts_as_tlc(tmp
         assert (o.verdict, o.distinct_states, o.states_generated, len(o.trace)) == (
             "invariant", 3, 3, 2)
         assert o.coverage["Next"] == [2, 2]
+
+
+def test_a_property_false_on_an_initial_state_is_named_as_tlc_names_it(tmp_path):
+    # TLC 2.18, PROPERTY P with P == x > 0 (a state predicate: the initial states only):
+    # "Error: Property P is violated by the initial state:", exit 13; not "Action property"
+    spec = write_spec(tmp_path, "InitProp",
+                      "EXTENDS Naturals\nVARIABLE x\nSpec == x \\in 0..2 /\\ [][x' = x]_x\n"
+                      "P == x > 0\n", "SPECIFICATION Spec\nPROPERTY P\n")
+    result = CliRunner().invoke(main, ["check", str(spec)])
+    assert result.exit_code == 13
+    assert result.output.splitlines()[:3] == [
+        "Error: Property P is violated by the initial state:", "x = 0", ""]

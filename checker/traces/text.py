@@ -43,10 +43,12 @@ def format_trace(cx: Counterexample) -> str:
 def format_counterexample(cx: Counterexample) -> str:
     """The error lines and the behaviour, as TLC prints a violation."""
     lines = []
-    if cx.verdict == V.INVARIANT and cx.loop is None and len(cx.steps) == 1:
+    if cx.verdict in (V.INVARIANT, V.PROPERTY) and cx.loop is None and len(cx.steps) == 1:
         # TLC names the initial state alone, not a behaviour: `x = 1` for one variable, a
-        # `/\ x = 1` line each for more
-        lines.append(f"Error: Invariant {cx.property} is violated by the initial state:")
+        # `/\ x = 1` line each for more; a PROPERTY false there is a state predicate, which
+        # TLC calls a property (not an action property)
+        kind = "Invariant" if cx.verdict == V.INVARIANT else "Property"
+        lines.append(f"Error: {kind} {cx.property} is violated by the initial state:")
         state = cx.steps[0].state
         bullet = "" if len(cx.variables) == 1 else "/\\ "
         lines += [f"{bullet}{name} = {cx.show(value)}"

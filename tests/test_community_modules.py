@@ -39,6 +39,10 @@ CASES = [
      "<<{3}, {1}, {1}, {3}, {<<2, 1>>, <<3, 2>>}>>"),
     (f"<<IsDag({DPATH3}), Ancestors({DPATH3}, 3), Descendants({DPATH3}, 1), "
      f"IsTreeWithRoot({DPATH3}, 3)>>", "<<TRUE, {1, 2}, {2, 3}, TRUE>>"),
+    # Bags: SubBag enumerated (TLC's Java override; the textbook definition ranges over Nat)
+    ("SubBag((1 :> 2 @@ 2 :> 1))", "{<<>>, <<1>>, <<2>>, (2 :> 1), <<1, 1>>, <<2, 1>>}"),
+    ("<<SubBag(<<>>), SetToBag({1}) \\in SubBag(SetToBag({1, 2})), (1 :> 3) \\in SubBag(1 :> 2)>>",
+     "<<{<<>>}, TRUE, FALSE>>"),
     # BagsExt
     ("<<BagAdd(SetToBag({1}), 1), BagRemove(SetToBag({1, 2}), 1), "
      "BagRemoveAll((1 :> 2 @@ 5 :> 1), 1), SumBag((1 :> 2 @@ 5 :> 1))>>",

@@ -39,9 +39,11 @@ BagUnion(S) == [e \in UNION {DOMAIN B : B \in S} |-> Total([B \in S |-> CopiesIn
 
 B1 \sqsubseteq B2 == \A e \in DOMAIN B1 : CopiesIn(e, B1) <= CopiesIn(e, B2)
 
-\* All the bags contained in B.
+\* All the bags contained in B. Written so that it can be enumerated (TLC computes it natively;
+\* the textbook form ranges over [D -> {n \in Nat : n > 0}], an infinite set).
 SubBag(B) ==
-    {SB \in UNION {[D -> {n \in Nat : n > 0}] : D \in SUBSET DOMAIN B} : SB \sqsubseteq B}
+    UNION {{SB \in [D -> UNION {1..B[e] : e \in D}] : \A e \in D : SB[e] <= B[e]} :
+           D \in SUBSET DOMAIN B}
 
 \* The bag of the values F(x), each x of B counted as often as it occurs in B.
 BagOfAll(F(_), B) ==

@@ -34,6 +34,8 @@ from .semantics.values import show
 # The --report-json document's format and version: a reader checks both.
 REPORT_FORMAT = "kipcheck-report"
 REPORT_VERSION = 1
+# TLC's words for a next-state relation that splits into no action
+NO_ACTIONS = "No next state actions defined to generate successor states from."
 
 
 @dataclass
@@ -214,21 +216,26 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
                                     exact_states or not fingerprints, on_edge, workers,
                                     checkpoint, checkpoint_minutes, recover, backend, spark)
             plan.started = started
-        search = backends.Search(max_depth, progress, exact_states or not fingerprints,
-                                 on_edge, workers, plan, frontier_states, backend, spark)
+        if built.model.no_actions:  # the initial states only, then TLC's error
+            search = backends.Search(1, progress, exact_states or not fingerprints, on_edge)
+        else:
+            search = backends.Search(max_depth, progress, exact_states or not fingerprints,
+                                     on_edge, workers, plan, frontier_states, backend, spark)
         result: Result = backends.run(built.model, search, built.warnings)
     except AssertFailure as e:  # an Assert outside the engine's own checks
         return Outcome(V.ASSERT, message=e.message, variables=variables,
                        seconds=time.perf_counter() - started, warnings=built.warnings)
     span = built.compiler.span_of(result.exc) if result.exc is not None else None
     verdict, cut_depth, undecided = result.verdict, None, []
+    prop, message = result.property, result.message
+    if verdict == V.OK and built.model.no_actions:
+        verdict, message = V.ERROR, NO_ACTIONS
     if verdict == V.OK and cut_at(max_depth, result.depth):
         # A bounded check: what holds within the depth is decided; liveness is not.
         cut_depth = max_depth
         undecided = list(dict.fromkeys(c.name for c in built.model.liveness))
         if undecided:
             verdict = V.INCOMPLETE
-    prop, message = result.property, result.message
     if verdict == V.OK and built.postcondition is not None:
         model_builder.set_run_statistics(result.distinct, result.generated, result.left,
                                          result.depth, time.perf_counter() - started)
@@ -502,7 +509,12 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
         warnings.append(f"temporal properties are not checked in simulation: "
                         f"{', '.join(live)} (run `kipcheck check` for them)")
     try:
-        sim = run_simulation(model, seed, depth, traces, budget, workers, shrink, progress)
+        if model.no_actions:  # the initial states only, then TLC's error
+            sim = run_simulation(model, seed, 0, 1, budget, 1, shrink, progress)
+            if sim.verdict == V.OK:
+                sim.verdict, sim.message = V.ERROR, NO_ACTIONS
+        else:
+            sim = run_simulation(model, seed, depth, traces, budget, workers, shrink, progress)
     except AssertFailure as e:
         return SimOutcome(V.ASSERT, message=e.message, variables=variables, warnings=warnings,
                           seconds=time.perf_counter() - started, **base)

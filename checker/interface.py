@@ -79,6 +79,9 @@ class Model:
     # The witnesses of the check (engine.witnesses.Witnesses), or None: they live in this
     # process, so only the local backend checks them.
     witnesses: object = None
+    # The next-state relation splits into no action (`\E p \in P : A(p)` with P empty): TLC's
+    # error once the initial states are checked (the search runs to depth 1 only).
+    no_actions: bool = False
 
     def successor_in_model(self, state, succ) -> bool:
         """Is succ, a successor of `state` (a state inside the constraints: only those are

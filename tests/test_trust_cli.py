@@ -483,3 +483,52 @@ def test_every_readme_example_runs_in_a_fresh_directory(tmp_path):
     assert codes == [0, 0, 12, 0, 0, 0, 0, 12]
     assert (tmp_path / "trace.html").is_file()
     assert (tmp_path / "sweep-kip36" / "sweep.html").is_file()
+
+
+# TLC 2.18's answers (-workers 1; with -deadlock the same): none of these may pass.
+CONSTANT_INIT_NEXT = [
+    # an INIT or NEXT that reads no variable, whatever its value (FALSE passed with 0 states)
+    ("Init == FALSE\nNext == x' = x\n", "INIT Init\nNEXT Next\n", 151,
+     "The initial predicate Init cannot be a constant."),
+    ("Init == TRUE\nNext == x' = x\n", "INIT Init\nNEXT Next\n", 151,
+     "The initial predicate Init cannot be a constant."),
+    ("CONSTANT N\nInit == N > 3\nNext == x' = x\n", "CONSTANT N = 2\nINIT Init\nNEXT Next\n",
+     151, "The initial predicate Init cannot be a constant."),
+    ("CONSTANT N\nInit == x = 0\nNext == N > 3\n", "CONSTANT N = 2\nINIT Init\nNEXT Next\n",
+     151, "The next state action Next cannot be a constant."),
+    # a SPECIFICATION's constant conjunct that is FALSE
+    ("Init == FALSE\nSpec == Init /\\ [][x' = x]_x\n", "SPECIFICATION Spec\n", 151,
+     "The spec is trivially false because Init is false."),
+    ("Spec == 1 > 2 /\\ [][x' = x]_x\n", "SPECIFICATION Spec\n", 151,
+     "The spec is trivially false because 1 > 2 is false."),
+    # a next-state relation that splits into no action: after the initial states (1 state)
+    ("CONSTANT P\nInit == x = 0\nNext == \\E p \\in P : x' = p\n",
+     "CONSTANT P = {}\nINIT Init\nNEXT Next\n", 75,
+     "No next state actions defined to generate successor states from."),
+    ("Init == x = 0\nSpec == Init /\\ [][\\E i \\in {} : x' = i]_x /\\ WF_x(x' = 1)\n"
+     "Live == <>(x = 1)\n", "SPECIFICATION Spec\nPROPERTY Live\n", 75,
+     "No next state actions defined to generate successor states from."),
+]
+
+
+@pytest.mark.parametrize("body, cfg, code, line", CONSTANT_INIT_NEXT)
+@pytest.mark.parametrize("command", [["check"], ["check", "--no-deadlock"],
+                                     ["simulate", "--traces", "5"]])
+def test_a_spec_with_nothing_to_check_is_refused_as_tlc_refuses_it(tmp_path, body, cfg, code,
+                                                                    line, command):
+    spec = write(tmp_path, "Trivial", f"VARIABLE x\n{body}", cfg)
+    result = run(command[0], spec, *command[1:])
+    assert result.exit_code == code, result.output
+    if code == 151:  # a configuration error, at its .cfg entry
+        assert "Trivial.cfg:" in result.output and f"error: {line}\n" in result.output
+    else:
+        assert f"Error: {line}" in result.output.splitlines()
+    if code == 75 and command[0] == "check":
+        assert "1 distinct states found" in result.output
+
+
+def test_no_actions_comes_after_the_initial_states_checks(tmp_path):
+    # TLC: an initial state violating an invariant is reported first (exit 12)
+    spec = write(tmp_path, "NoActions", "VARIABLE x\nInit == x = 0\nNext == \\E i \\in {} : "
+                 "x' = i\nInv == x = 1\n", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    assert run("check", spec).exit_code == 12

@@ -142,6 +142,12 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
+        # TLC refuses an INIT or NEXT that reads no variable, whatever its value (one that is
+        # FALSE would otherwise pass with no state, or no step, checked)
+        for entry, got, what in ((cfg.init, init_e, "initial predicate"),
+                                 (cfg.next, next_e, "next state action")):
+            if got is not None and _constant_definition(compiler, *got):
+                raise ConfigError(f"The {what} {entry.name} cannot be a constant.", entry.span)
     if init_e is None and next_e is None and not variables:
         # Constants and ASSUMEs only (specs that test their operators): TLC checks the
         # ASSUMEs and explores no state.
@@ -151,6 +157,10 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     init_gen = compiler.compile_init(init_e[0], init_e[1])
     next_name = cfg.next.name if cfg.next is not None else "Next"
     actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
+    # A next-state relation that splits into no action at all (`\E p \in P : A(p)` with P
+    # empty): TLC's error once the initial states are checked, not a deadlock (which
+    # --no-deadlock would let pass).
+    no_actions = next_e is not None and not actions
 
     def pred(name: str, what: str, span):
         """An INVARIANT's or CONSTRAINT's predicate; one with primes is refused before the
@@ -285,6 +295,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                   set_level=_set_level, watch_search=_watch_search,
                   mid_states=compiler.g["_CDOT"] if compiler.uses_cdot else None,
                   expand=compiler.compile_expand(actions, memoise) if actions else None,
+                  no_actions=no_actions,
                   init_properties=init_props, liveness=live, fairness=fairness,
                   step_invariants=step_invariants, invariants_pure=invariants_pure,
                   step_constraints=step_constraints,
@@ -358,6 +369,27 @@ def set_run_statistics(distinct: int, generated: int, left: int, depth: int,
     codegen_runtime.RUN["stats"] = {"queue": left, "distinct": distinct, "generated": generated,
                          "diameter": depth, "duration": int(seconds)}
     codegen_runtime.LEVEL[0] = 0
+
+
+def _constant_definition(compiler, e, env) -> bool:
+    """Is e a definition TLC evaluates once, before the search: constant level, an operator
+    (not a bare number or string: those are left as written) whose value it can compute (an
+    error is left to the search to report)."""
+    if isinstance(e, (ast.Num, ast.Decimal, ast.Str)) or not _constant(compiler, e, env):
+        return False
+    try:
+        compiler.compile_predicate(e, env, "constant_definition")(None)
+    except (EvalError, AssertFailure, CompileError):
+        return False
+    return True
+
+
+def _constant(compiler, e, env) -> bool:
+    """Does e read no variable (SANY's constant level, as far as kipcheck can tell)?"""
+    try:
+        return compiler.is_constant(e, env)
+    except CompileError:
+        return False
 
 
 def _is_false(inv) -> bool:
@@ -507,6 +539,12 @@ def _split_spec(tr: temporal.Translator, spec, env):
     init = nxt = None
     fairness = []
     for e, cenv in conj:
+        if not tr.is_temporal(e, cenv) and _constant(tr.c, e, cenv) and _is_false(
+                tr.c.compile_predicate(e, cenv, "spec_conjunct", True)):
+            # TLC: a constant conjunct of the spec is evaluated first; FALSE makes the spec
+            # trivially false (no behaviour to check), a configuration error
+            raise ConfigError(f"The spec is trivially false because {_conjunct_name(e)} is "
+                              "false.", spec.span)
         if isinstance(e, ast.OpApp) and e.op == "[]" and isinstance(e.args[0], ast.BoxAction):
             nxt = (e.args[0].action, cenv)
         elif tr.is_temporal(e, cenv):
@@ -519,6 +557,20 @@ def _split_spec(tr: temporal.Translator, spec, env):
         raise ConfigError("The configuration file did not specify the next state predicate: "
                           f"SPECIFICATION {name} has no [][Next]_vars conjunct", spec.span)
     return init, nxt, fairness
+
+
+def _conjunct_name(e) -> str:
+    """How TLC names a conjunct: a definition by its name, anything else by its text."""
+    if isinstance(e, ast.Ident):
+        return e.name
+    span = getattr(e, "span", None)
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.col - 1:span.end_col - 1]
+    except (AttributeError, OSError, IndexError, UnicodeDecodeError):
+        pass
+    return f"the conjunct at {span}" if span is not None else "a conjunct"
 
 
 def _property_parts(tr: temporal.Translator, e, env, name):

@@ -98,3 +98,20 @@ def test_a_set_too_large_to_list_is_an_evaluation_error(tmp_path, where):
     assert out.message.startswith("The set 0..99999999999999999999999 has "
                                   "100000000000000000000000 elements, more than TLC can handle "
                                   "(2147483647).")
+
+
+def test_the_lasso_cycle_is_the_shortest_that_meets_every_need(tmp_path):
+    """Seed 9034 of the mixed family, reduced: the cycle used to go greedily to the nearest
+    step of Next (SF) and then to the nearest state with y = 1 (the property's promise): a lasso
+    of 3 states where TLC's has 2 (init, then y = 1 with b TRUE, then back). The cycle is now
+    the shortest through both."""
+    (tmp_path / "M.tla").write_text(
+        "---- MODULE M ----\nEXTENDS Integers\nVARIABLES b, y\n"
+        "Next == \\E i \\in 0..1 : b' \\in BOOLEAN /\\ y' = i\n"
+        "Spec == b = TRUE /\\ y = 0 /\\ [][Next]_<<b, y>> /\\ SF_<<b, y>>(Next)\n"
+        "Live == <>[](y = 0)\n====\n")
+    (tmp_path / "M.cfg").write_text("SPECIFICATION Spec\nPROPERTY Live\n")
+    out = check(tmp_path / "M.tla")
+    assert (out.verdict, out.property, out.distinct_states) == ("property", "Live", 4)
+    assert (out.trace_length, out.loop) == (2, 0)
+    assert [dict(zip(out.variables, s.state))["y"] for s in out.trace] == [0, 1]

@@ -385,6 +385,9 @@ class _Search:
         nearest node or step meeting a condition not yet met, and back to its start."""
         prefix = self._path(roots, lambda p: p in members)
         entry = prefix[-1][0]
+        shortest = self._shortest_cycle(entry, members, needs)
+        if shortest is not None:
+            return self._states(prefix, shortest)
         cycle: list = []  # (node, edge that reached it), after entry
         open_needs = [n for n in needs if not (n[0] and n[0](entry))]
         here = entry
@@ -406,6 +409,51 @@ class _Search:
         if here != entry:
             cycle += self._path([here], lambda p: p == entry, within=members)[1:]
         return self._states(prefix, cycle)
+
+    def _shortest_cycle(self, entry: int, members: set, needs, limit: int = 4_000_000):
+        """The shortest cycle from entry back to it, inside the component, that meets every
+        need: a breadth-first search over (node, the needs met so far). [(node, edge that
+        reached it)] after entry, ending at entry; None when the search could grow past
+        `limit` nodes (the greedy cycle of _lasso is used then)."""
+        k = len(needs)
+        if k > 20 or len(members) << k > limit:
+            return None
+        full = (1 << k) - 1
+        node_needs = [(b, n[0]) for b, n in enumerate(needs) if n[0] is not None]
+        step_needs = [(b, n[1]) for b, n in enumerate(needs) if n[1] is not None]
+        met_at: dict = {}
+
+        def met(p) -> int:
+            m = met_at.get(p)
+            if m is None:
+                m = met_at[p] = sum(1 << b for b, cond in node_needs if cond(p))
+            return m
+
+        start = (entry, met(entry))
+        parent: dict = {start: None}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            p, mask = here
+            for w, e in self.successors(p):
+                if w not in members:
+                    continue
+                m = mask | met(w)
+                for b, cond in step_needs:
+                    if not m >> b & 1 and cond(p, e):
+                        m |= 1 << b
+                if w == entry and m == full:
+                    path = [(w, e)]
+                    while parent[here] is not None:
+                        before, edge = parent[here]
+                        path.append((here[0], edge))
+                        here = before
+                    return path[::-1]
+                there = (w, m)
+                if there not in parent:
+                    parent[there] = (here, e)
+                    queue.append(there)
+        return None
 
     def _states(self, prefix, cycle) -> Lasso:
         """Product path -> behaviour. Steps that leave the state as it is (stuttering, or an

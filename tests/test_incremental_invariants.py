@@ -213,7 +213,7 @@ def test_member_since_of_subsets_and_rebuilt_functions():
     """SUBSET S tests only the elements x does not share with old (by identity); a function
     rebuilt with equal keys (a fresh [n \\in S |-> ...]) is still compared value by value."""
     from checker.semantics.runtime import member_since
-    from checker.semantics.values import FuncSet, PowerSet, RecordSet, make_fn
+    from checker.semantics.values import EvalError, FuncSet, PowerSet, RecordSet, make_fn
 
     recs = RecordSet({"a": frozenset({1, 2})})
     subsets = PowerSet(recs)
@@ -222,7 +222,8 @@ def test_member_since_of_subsets_and_rebuilt_functions():
     assert member_since(old | {two}, old, subsets)
     assert not member_since(old | {bad}, old, subsets)
     assert not member_since(frozenset({bad}), frozenset(), subsets)
-    assert not member_since(frozenset({1}), old, subsets)  # not a set of records
+    with pytest.raises(EvalError, match="non-record"):  # TLC: 1 is no record to compare
+        member_since(frozenset({1}), old, subsets)
     per_node = FuncSet(frozenset({"n1", "n2"}), subsets)
     f = make_fn([("n1", old), ("n2", old)])
     assert member_since(make_fn([("n1", old), ("n2", old | {two})]), f, per_node)

@@ -422,6 +422,26 @@ STRINGS_AND_KINDS = [
     ('"a" \\in Nat \\cup STRING', 'Attempted to check if the value:\n"a"\nis an element of Nat.'),
     ("TRUE \\in Nat", "Attempted to check if the value:\nTRUE\nis an element of Nat."),
     ("0^0 = 1", "0^0 is undefined."),
+    # membership in sets of functions, records, tuples, sequences and subsets: TLC tests the
+    # value's parts in order, so a part of another kind is an error (these were FALSE: a
+    # silent pass under \notin), and a value of the wrong kind altogether too
+    ('(1 :> "a" @@ 2 :> 0) \\notin [{1, 2} -> {1}]',
+     'Attempted to check equality of integer 1 with non-integer:\n"a"'),
+    ('(1 :> 0 @@ 2 :> "a") \\notin [{1, 2} -> {1}]', None),  # 0 fails first: FALSE
+    ('("a" :> 1) \\notin [{1} -> {1}]', "Attempted to check equality of integer 1"),
+    ("1 \\notin [{1} -> {1}]", "Attempted to check if\n1\nwhich is not a TLC function value"),
+    ("<<1>> \\notin [a : {1}]", "Attempted to check if non-record\n<<1>>"),
+    ('[a |-> <<1>>] \\notin [a : Seq({"x"})]', 'Attempted to check equality of string "x"'),
+    ("(2 :> 1) \\notin Seq({1})", "Attempted to check if the value:\n(2 :> 1)\nis an element"),
+    ('"ab" \\notin Seq({1})', "Attempted to check equality of integer 1 with non-integer"),
+    ("<<1>> \\notin SUBSET {1}", "Attempted to check if the non-enumerable value\n<<1>>"),
+    ('[a |-> {1}] \\notin [a : SUBSET {"x"}]', 'Attempted to check equality of string "x"'),
+    ("1 \\notin {1} \\X {2}", "Attempted to check if non-tuple\n1"),
+    ('<<"a", 1>> \\notin {1} \\X {"b"}', "Attempted to check equality of integer 1"),
+    ('<<3, "a">> \\notin {1} \\X {2} /\\ <<1>> \\notin {1} \\X {2} /\\ <<>> \\notin [a : {1}]',
+     None),
+    ('<<>> \\in [{} -> {1}] /\\ [a |-> 1] \\in [{"a"} -> {1}] /\\ (2 :> 1) \\notin [{1} -> {1}]',
+     None),
 ]
 
 
@@ -429,7 +449,7 @@ STRINGS_AND_KINDS = [
 def test_strings_as_sequences_and_memberships_of_another_kind_as_in_tlc(tmp_path, inv, error):
     spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
                       "INIT Init\nNEXT Next\nINVARIANT Inv\n",
-                      extends="Naturals, Integers, Sequences")
+                      extends="Naturals, Integers, Sequences, TLC")
     o = check(spec)
     if error is None:
         assert (o.verdict, o.distinct_states) == ("ok", 1)

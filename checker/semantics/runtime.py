@@ -9,6 +9,7 @@ import itertools
 import time
 
 from .values import (
+    ABSENCE_CHECK,
     BOOLEAN,
     INT,
     KIND_CHECK,
@@ -817,6 +818,68 @@ _PLAIN_KINDS = frozenset({ModelValue, str})
 
 
 KIND_CHECK[0] = _found_same_kind
+
+
+def _absent(s, x) -> bool:
+    """False for x, not an element of the lazy set s, or TLC's error where its membership
+    test would fail instead: x is not of the kind of s's elements (an integer in a set of
+    functions), or a part of x, tested in order as TLC tests them, is compared with elements
+    of another kind (a function with string values in [S -> Nat]). A model value is in none
+    of them, without an error."""
+    tx = type(x)
+    if tx is ModelValue:
+        return False
+    t = type(s)
+    if t is FuncSet:
+        if tx is tuple:
+            keys, vals = range(1, len(x) + 1), x
+        elif tx is Fn:
+            keys, vals = x
+        elif tx is str:
+            return False
+        else:
+            raise EvalError(f"Attempted to check if\n{show(x)}\nwhich is not a TLC function "
+                            f"value, is in the set of functions:\n{show(s)}")
+        if not eq(s.domain, frozenset(keys)):  # in TLC's order (its message)
+            return False
+        parts = zip(vals, itertools.repeat(s.codomain))
+    elif t is RecordSet:
+        if tx is not Fn or not all(type(k) is str for k in x[0]):
+            if x == ():
+                return False
+            raise EvalError(f"Attempted to check if non-record\n{show(x)}\nis in the set of "
+                            f"records:\n{show(s)}")
+        if x[0] != s._names:
+            return False
+        parts = zip(x[1], (s.fields[n] for n in s._names))
+    elif t is SeqSet:
+        if tx is not tuple and tx is not str:
+            raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of "
+                            f"{show(s)}.")
+        parts = zip(x, itertools.repeat(s.base))
+    elif t is PowerSet:
+        if tx is not frozenset and not isinstance(x, LazySet):
+            raise EvalError(f"Attempted to check if the non-enumerable value\n{show(x)}\nis "
+                            f"element of\n{show(s)}")
+        parts = zip(ordered(as_set(x)), itertools.repeat(s.base))
+    elif t is Product:
+        if tx is not tuple:
+            if tx is str:
+                return False
+            raise EvalError(f"Attempted to check if non-tuple\n{show(x)}\nis in the set of "
+                            f"tuples:\n{show(s)}")
+        if len(x) != len(s.factors):
+            return False
+        parts = zip(x, s.factors)
+    else:
+        return False
+    for v, within in parts:
+        if not member(v, within):  # raises where v cannot be compared with within's elements
+            return False
+    return False
+
+
+ABSENCE_CHECK[0] = _absent
 
 
 def _check_kinds(x, s: frozenset, shape=None, exact: bool = False) -> None:

@@ -195,6 +195,11 @@ def _first(kv):
 # compares kinds, so x \in S must be kind-exact. Runtime (which knows TLC's errors for kinds
 # that cannot be compared) installs the check of a found x here.
 KIND_CHECK: list = [None]  # [f(x, s)]: x, found in the frozenset s, has an element's kind
+# [f(s, x)]: False, or TLC's error where its test of x \in s fails instead of answering FALSE
+# (x not of the kind of s's elements, a part of x of another kind than the set it is tested
+# in): what the lazy sets of functions, records, tuples, sequences and subsets answer for a
+# value they do not hold. Set by runtime, which knows TLC's comparisons.
+ABSENCE_CHECK: list = [lambda s, x: False]
 
 
 def unmistakable(x) -> bool:
@@ -535,11 +540,14 @@ class SeqSet(LazySet):
 
     def __contains__(self, x) -> bool:
         # a string is a sequence of one-letter strings to TLC ("ab" \\in Seq(STRING))
-        return type(x) in (tuple, str) and all(map(self._has, x))
+        return type(x) in (tuple, str) and all(map(self._has, x)) or ABSENCE_CHECK[0](self, x)
 
     def contains_since(self, x, old) -> bool:
         """x \\in Seq(S), knowing old \\in Seq(S): an element x shares with old at its
         position (Append, EXCEPT) was tested already."""
+        return self._since(x, old) or ABSENCE_CHECK[0](self, x)
+
+    def _since(self, x, old) -> bool:
         if type(x) is not tuple or type(old) is not tuple:
             return x in self
         n, m = len(old), len(x)
@@ -563,14 +571,15 @@ class PowerSet(LazySet):
         self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
-        if type(x) is not frozenset:
-            return False
-        return all(map(self._has, x))
+        return type(x) is frozenset and all(map(self._has, x)) or ABSENCE_CHECK[0](self, x)
 
     def contains_since(self, x, old) -> bool:
         """x \\in SUBSET S, knowing old is: an element of x that is an element of old (the
         same object: `old \\cup {e}`, `old \\ {e}` keep them) was tested already. Where S's
         test is Python's own `in` (atoms), testing them all at C speed is cheaper."""
+        return self._since(x, old) or ABSENCE_CHECK[0](self, x)
+
+    def _since(self, x, old) -> bool:
         if type(x) is not frozenset or type(old) is not frozenset or not old \
                 or type(self._has) is _BUILTIN:
             return x in self
@@ -606,6 +615,9 @@ class FuncSet(LazySet):
             type(k) is bool or type(k) is int and 0 <= k <= 1 for k in self._keys) else None
 
     def __contains__(self, f) -> bool:
+        return self._test(f) or ABSENCE_CHECK[0](self, f)
+
+    def _test(self, f) -> bool:
         if type(f) is Fn:
             keys = tuple.__getitem__(f, 0)
             if keys != self._keys:
@@ -632,6 +644,9 @@ class FuncSet(LazySet):
     def contains_since(self, f, old) -> bool:
         """f \\in [S -> T], knowing old \\in [S -> T]: where f has old's keys (the same
         tuple, as EXCEPT keeps it), only the values f does not share with old are tested."""
+        return self._since(f, old) or ABSENCE_CHECK[0](self, f)
+
+    def _since(self, f, old) -> bool:
         t = type(f)
         if t is Fn and type(old) is Fn and (
                 tuple.__getitem__(f, 0) is tuple.__getitem__(old, 0) or self._kinds is None
@@ -677,6 +692,9 @@ class RecordSet(LazySet):
         self._tests = tuple(member_test(fields[n]) for n in self._names)
 
     def __contains__(self, r) -> bool:
+        return self._test(r) or ABSENCE_CHECK[0](self, r)
+
+    def _test(self, r) -> bool:
         if type(r) is not Fn or tuple.__getitem__(r, 0) != self._names:
             return False
         for v, test in zip(tuple.__getitem__(r, 1), self._tests):  # noqa: B905 - equal lengths
@@ -687,6 +705,9 @@ class RecordSet(LazySet):
     def contains_since(self, r, old) -> bool:
         """r \\in [a : S, ...], knowing old is: only the fields r does not share with old
         are tested."""
+        return self._since(r, old) or ABSENCE_CHECK[0](self, r)
+
+    def _since(self, r, old) -> bool:
         if type(r) is not Fn or type(old) is not Fn or (
                 tuple.__getitem__(r, 0) is not tuple.__getitem__(old, 0)
                 and not tuple.__getitem__(r, 0) == tuple.__getitem__(old, 0) == self._names):
@@ -745,7 +766,8 @@ class Product(LazySet):
 
     def __contains__(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
-                and all(test(e) for e, test in zip(x, self._tests, strict=True)))
+                and all(test(e) for e, test in zip(x, self._tests, strict=True))
+                or ABSENCE_CHECK[0](self, x))
 
     def __iter__(self):
         if self._items is not None:

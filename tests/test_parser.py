@@ -307,6 +307,17 @@ def test_numbers_and_decimals():
     assert expr("3.14") == mk(ast.Decimal, "3.14")
 
 
+@pytest.mark.parametrize("text, value", [  # SANY's literals in other bases (TLC 2.18: 316)
+    ("\\b101", 5), ("\\B11", 3), ("\\o17", 15), ("\\O7", 7), ("\\h1F", 31), ("\\HFF", 255)])
+def test_numbers_in_other_bases(text, value):
+    assert expr(text) == N(value)
+    assert expr(f"{text} + 1") == mk(ast.OpApp, "+", (N(value), N(1)))
+
+
+def test_concatenation_is_not_an_octal_number():
+    assert expr("s \\o t") == mk(ast.OpApp, "\\o", (mk(ast.Ident, "s"), mk(ast.Ident, "t")))
+
+
 def test_booleans_and_builtin_sets():
     assert expr("<<TRUE, FALSE, BOOLEAN, STRING>>") == mk(ast.Tuple, (
         TRUE, FALSE, mk(ast.BuiltinSet, "BOOLEAN"), mk(ast.BuiltinSet, "STRING")))

@@ -131,7 +131,8 @@ _TOKEN_RE = re.compile(
     r'|(?P<STRING>"(?:[^"\\\n]|\\.)*")'
     r"|(?P<SEP4>-{4,})|(?P<END4>={4,})"
     r"|(?P<STEP><(?:\d+|\*|\+)>[A-Za-z0-9_]*\.?)"
-    r"|(?P<DECIMAL>\d+\.\d+)|(?P<NUMBER>\d+(?![A-Za-z0-9_]))"
+    r"|(?P<DECIMAL>\d+\.\d+)"
+    r"|(?P<NUMBER>(?:\d+|\\[bB][01]+|\\[oO][0-7]+|\\[hH][0-9a-fA-F]+)(?![A-Za-z0-9_]))"
     r"|(?P<FAIR>[WS]F_)"
     r"|(?P<NAME>[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*)"
     r"|(?P<BSWORD>\\[A-Za-z]+)"

@@ -27,6 +27,8 @@ _TOKEN_NAMES = {
     "JSEP": "next bullet", "LETIN": "'IN'", "IN": "'\\in'", "THEN": "'THEN'", "ELSE": "'ELSE'",
 }
 
+_BASES = {"b": 2, "o": 8, "h": 16}  # TLA+'s number literals in other bases
+
 
 class _LexerAdapter(Lexer):
     """Lets lark pull tokens from our Tokenizer, handing it the live parser state."""
@@ -524,7 +526,9 @@ class _Build(Transformer):
         return ast.InstanceRef(path, name_tok.value, args, span=_span(prefixes[0][2], c[-1]))
 
     def number(self, c):
-        return ast.Num(int(c[0].value), span=_span(c))
+        text = c[0].value  # 42, or SANY's \b101, \o17, \h1F (either case)
+        base = _BASES[text[1].lower()] if text[0] == "\\" else 10
+        return ast.Num(int(text[2:] if base != 10 else text, base), span=_span(c))
 
     def decimal(self, c):
         return ast.Decimal(c[0].value, span=_span(c))

@@ -310,6 +310,19 @@ def _checkpoint_plan(model, loaded: LoadedSpec, constants, deadlock, max_depth, 
     return plan
 
 
+def preflight(spec: str | Path, config: str | Path, lib: tuple[str, ...] = ()) -> Outcome | None:
+    """Everything `check` refuses before it searches (the model's build: a .cfg entry that
+    is no predicate, a constant INIT, a constant expression that fails; the ASSUMEs), without
+    searching: the Outcome of the first failure, or None. KipcheckError propagates."""
+    started = time.perf_counter()
+    try:
+        _, built = _load_and_build(spec, config, lib, None, None)
+    except EVAL_ERRORS as e:
+        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
+                       seconds=time.perf_counter() - started)
+    return _assumptions(built, built.model.variables, started)
+
+
 def _assumptions(built, variables, started: float) -> Outcome | None:
     """The Outcome of the first ASSUME that fails (exit 10), or None when all hold."""
     for span, fn in built.assumptions:

@@ -44,11 +44,18 @@ def parse(spec: str, config: str | None, lib: tuple[str, ...]) -> None:
     """Parse and check SPEC (and its config) without running it; print a summary."""
     if config is None:
         config = default_config(spec)
+    from .api import preflight
+
     try:
         loaded = load_spec(spec, config, lib)
+        # with a .cfg, what `check` would refuse before searching is refused here too
+        failed = preflight(spec, config, lib) if loaded.config is not None else None
     except KipcheckError as e:
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)
+    if failed is not None:
+        click.echo(f"Error: {failed.message}", err=True)
+        sys.exit(failed.exit_code)
     click.echo(summary(loaded))
 
 

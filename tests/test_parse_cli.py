@@ -265,3 +265,22 @@ def test_installed_kipcheck_command_prints_no_traceback(tmp_path):
         assert proc.stdout == ""
         assert "Traceback" not in proc.stderr
         assert proc.stderr.startswith(message), proc.stderr
+
+
+@pytest.mark.parametrize("body, cfg, code, line", [
+    # what `check` refuses before it searches: the same answer without a search
+    ("VARIABLE x\nInit == FALSE\nNext == x' = x", "INIT Init\nNEXT Next\n", 151,
+     "M.cfg:1:6: error: The initial predicate Init cannot be a constant."),
+    ("VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == 1 = 2",
+     "INIT Init\nNEXT Next\nINVARIANT Inv\n", 151,
+     "M.cfg:3:11: error: The invariant of Inv is equal to FALSE"),
+    ("VARIABLE x\nASSUME 1 > 2\nInit == x = 0\nNext == x' = x", "INIT Init\nNEXT Next\n", 10,
+     "Error: Assumption line 4, col 8 to line 4, col 12 of module M is false."),
+])
+def test_a_model_check_refuses_before_searching_is_refused_by_parse(workdir, body, cfg, code,
+                                                                      line):
+    write("M.tla", module(body))
+    write("M.cfg", cfg)
+    result = run("M.tla")
+    assert result.exit_code == code
+    assert line in result.output.splitlines()

@@ -442,6 +442,13 @@ STRINGS_AND_KINDS = [
      None),
     ('<<>> \\in [{} -> {1}] /\\ [a |-> 1] \\in [{"a"} -> {1}] /\\ (2 :> 1) \\notin [{1} -> {1}]',
      None),
+    # a value that is no set where a set is needed: TLC's words (was a Python message)
+    ("3 \\X {1} = {}", "Attempted to compute the number of elements in the integer 3."),
+    ("[a : 3] = {}", "Attempted to compute the number of elements in the integer 3."),
+    ('SUBSET "s" = {}', 'Attempted to compute the number of elements in the string "s".'),
+    ("1 \\in 3", "Attempted to check if the value:\n1\nis an element of the integer 3"),
+    ("Cardinality(3) = 1", "Attempted to compute cardinality of the value\n3"),
+    ("\\A y \\in 3 : TRUE", "TLC encountered a non-enumerable quantifier bound\n3."),
 ]
 
 
@@ -449,7 +456,7 @@ STRINGS_AND_KINDS = [
 def test_strings_as_sequences_and_memberships_of_another_kind_as_in_tlc(tmp_path, inv, error):
     spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == x' = x\nInv == {inv}",
                       "INIT Init\nNEXT Next\nINVARIANT Inv\n",
-                      extends="Naturals, Integers, Sequences, TLC")
+                      extends="Naturals, Integers, Sequences, FiniteSets, TLC")
     o = check(spec)
     if error is None:
         assert (o.verdict, o.distinct_states) == ("ok", 1)

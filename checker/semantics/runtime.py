@@ -38,6 +38,7 @@ from .values import (
     has,
     infinite,
     interval_of,
+    kind_name,
     known_size,
     least,  # noqa: F401 - used by generated code
     make_fn,
@@ -319,7 +320,9 @@ def card(s):
         return len(s)
     if isinstance(s, LazySet) and s.finite:
         return len(s)
-    raise EvalError(f"Attempted to compute the cardinality of the infinite set {show(s)}")
+    if isinstance(s, LazySet):
+        raise EvalError(f"Attempted to compute the cardinality of the infinite set {show(s)}")
+    raise EvalError(f"Attempted to compute cardinality of the value\n{show(s)}")
 
 
 def big_union(s):
@@ -673,8 +676,14 @@ def member(x, s) -> bool:
     """x \\in s. TLC compares x with the elements, so an x of another kind than an element
     is an error (a model value excepted); looked at when x is not found, and when Python
     found it but may have equated kinds (1 in BOOLEAN: see values.has)."""
-    if has(s, x):
-        return True
+    try:
+        if has(s, x):
+            return True
+    except TypeError:  # s is no set
+        if type(s) is frozenset or isinstance(s, LazySet):
+            raise
+        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of the "
+                        f"{kind_name(s)} {show(s)}") from None
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
     return False
@@ -949,19 +958,7 @@ _SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "mod
 _FLAT_SEQS: dict = {}  # the types of a tuple's scalar parts -> the tuple's shape
 
 
-def _kind(v) -> str:
-    t = type(v)
-    if t is bool:
-        return "boolean"
-    if t is int:
-        return "integer"
-    if t is str:
-        return "string"
-    if t is ModelValue:
-        return "model value"
-    if t is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply"):
-        return "set"
-    return "function"
+_kind = kind_name
 
 
 def choose(s, pred):
@@ -1101,7 +1098,7 @@ def enum(s):
         if not s.finite:
             raise EvalError(s.not_enumerable())
         return iter(s)
-    raise EvalError(f"expected a set, found {show(s)}")
+    raise EvalError(f"TLC encountered a non-enumerable quantifier bound\n{show(s)}.")
 
 
 def each(s):
@@ -1113,7 +1110,7 @@ def each(s):
         if not s.finite:
             raise EvalError(s.not_enumerable())
         return iter(s)
-    raise EvalError(f"expected a set, found {show(s)}")
+    raise EvalError(f"TLC encountered a non-enumerable quantifier bound\n{show(s)}.")
 
 
 def setmap(f, s):

@@ -535,7 +535,7 @@ class Interval(LazySet):
 
 class SeqSet(LazySet):
     def __init__(self, base):
-        self.base = base
+        self.base = a_set(base)
         self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
@@ -566,7 +566,7 @@ class PowerSet(LazySet):
     """SUBSET S: membership without building 2^|S| sets; enumerates by size, then elements."""
 
     def __init__(self, base):
-        self.base = base  # kept lazy: membership never needs it enumerated
+        self.base = a_set(base)  # kept lazy: membership never needs it enumerated
         self.finite = not infinite(base)
         self._has = member_test(base)
 
@@ -603,7 +603,7 @@ class FuncSet(LazySet):
 
     def __init__(self, domain, codomain):
         self.domain = as_set(domain)  # a function space's domain is always finite in TLC
-        self.codomain = codomain
+        self.codomain = a_set(codomain)
         self.finite = not isinstance(codomain, LazySet) or codomain.finite
         self._keys = tuple(ordered(self.domain))  # the keys of every Fn in this set
         n = len(self._keys)  # a domain 1..n: its functions are the n-tuples
@@ -685,6 +685,8 @@ class RecordSet(LazySet):
     """[a : S, b : T]."""
 
     def __init__(self, fields: dict):
+        for v in fields.values():
+            a_set(v)
         self.fields = fields
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in fields.values())
         # A record's keys are in TLC's order (see Fn): a member has exactly these.
@@ -759,6 +761,8 @@ class Product(LazySet):
     """S \\X T \\X ..."""
 
     def __init__(self, factors):
+        for v in factors:
+            a_set(v)
         self.factors = factors
         self.finite = all(not isinstance(s, LazySet) or s.finite for s in factors)
         self._items = None  # its tuples in order, kept when there are few
@@ -790,7 +794,36 @@ def as_set(v) -> frozenset:
         if not v.finite:
             raise EvalError(v.not_enumerable())
         return v.materialise()
-    raise EvalError(f"expected a set, found {show(v)}")
+    raise not_a_set(v)
+
+
+def a_set(v):
+    """v, when it is a set (finite or not); anything else is TLC's error."""
+    if type(v) is frozenset or isinstance(v, LazySet):
+        return v
+    raise not_a_set(v)
+
+
+def not_a_set(v) -> EvalError:
+    """TLC's words for a value used where a set is needed ([S -> T], S \\X T, SUBSET S...)."""
+    return EvalError(f"Attempted to compute the number of elements in the {kind_name(v)} "
+                     f"{show(v)}.")
+
+
+def kind_name(v) -> str:
+    """The kind of a value as TLC's messages name it."""
+    t = type(v)
+    if t is bool:
+        return "boolean"
+    if t is int:
+        return "integer"
+    if t is str:
+        return "string"
+    if t is ModelValue:
+        return "model value"
+    if t is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply"):
+        return "set"
+    return "function"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -905,7 +938,7 @@ def ordered(s) -> list:
         return out
     if isinstance(s, LazySet):
         return list(s)
-    raise EvalError(f"expected a set, found {show(s)}")
+    raise not_a_set(s)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -200,12 +200,22 @@ def test_repeated_sections_accumulate():
     assert [c.name for c in cfg.constants] == ["N", "M"]
 
 
-def test_repeated_single_sections_keep_the_last():
-    cfg = parse_config("INIT I1\nNEXT N1\nINIT I2\nNEXT N2\nSPECIFICATION S\nVIEW V1\nVIEW V2")
-    assert cfg.init == Named("I2")
-    assert cfg.next == Named("N2")
-    assert cfg.specification == Named("S")  # not an error here; the checker decides
-    assert cfg.view == Named("V2")
+@pytest.mark.parametrize("text, line", [
+    # TLC 2.18: "The keyword INIT appeared twice." (the value given first was silently lost)
+    ("INIT I1\nNEXT N1\nINIT I2\n", 3), ("INIT I\nINIT I\n", 2),
+    ("SPECIFICATION S\nVIEW V1\nVIEW V2\n", 3), ("NEXT N\nSYMMETRY A SYMMETRY B\n", 2),
+    ("CHECK_DEADLOCK FALSE\nCHECK_DEADLOCK TRUE\n", 2), ("ALIAS A\nALIAS B\n", 2),
+    ("SPECIFICATION S\nSPECIFICATION T\n", 2), ("POSTCONDITION P POSTCONDITION Q\n", 1)])
+def test_a_single_valued_keyword_given_twice_is_an_error(text, line):
+    with pytest.raises(ConfigError) as e:
+        parse_config(text)
+    assert "appeared twice (first at line" in e.value.message and e.value.span.line == line
+
+
+def test_the_same_list_keyword_may_be_given_again():
+    cfg = parse_config("INIT I\nNEXT N\nINVARIANT A\nINVARIANT B\nSPECIFICATION S\n")
+    assert cfg.invariants == names("A", "B")
+    assert cfg.specification == Named("S")  # with INIT and NEXT: the checker's error
 
 
 def test_names_may_span_lines_and_sections_share_lines():

@@ -127,8 +127,8 @@ _LIST_SECTIONS = {
     "ACTION_CONSTRAINT": "action_constraints",
     "ACTION_CONSTRAINTS": "action_constraints",
 }
-# Sections holding exactly one name; a repeated one replaces the earlier (TLC objects to
-# conflicting INIT/NEXT/SPECIFICATION only when it starts checking).
+# Sections holding exactly one name; given twice, a configuration error (TLC: "The keyword
+# INIT appeared twice."), as CHECK_DEADLOCK given twice.
 _SINGLE_SECTIONS = {
     "INIT": "init",
     "NEXT": "next",
@@ -430,6 +430,7 @@ class _Parser:
         lists: dict[str, list[Named]] = {f: [] for f in set(_LIST_SECTIONS.values())}
         singles: dict[str, Named | None] = {f: None for f in _SINGLE_SECTIONS.values()}
         check_deadlock: bool | None = None
+        given: dict[str, _Token] = {}  # single-valued keyword -> where it was first given
         while self.peek().kind != _EOF:
             tok = self.advance()
             if tok.kind != _WORD or tok.text not in _KEYWORD_SET:
@@ -440,6 +441,11 @@ class _Parser:
                     f"found {_describe(tok)}",
                     tok,
                 )
+            if tok.text in _SINGLE_SECTIONS or tok.text == _CHECK_DEADLOCK:
+                first = given.setdefault(tok.text, tok)
+                if first is not tok:
+                    raise self.error(f"The keyword {tok.text} appeared twice (first at line "
+                                     f"{first.span.line}): a configuration gives it once", tok)
             if tok.text in _CONSTANT_SECTION:
                 while not self.ends_section(self.peek()):
                     constants.append(self.constant_entry())

@@ -252,3 +252,28 @@ def test_a_constant_definition_with_a_random_choice_is_one_value_for_the_run(tmp
                  "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
     out = check(spec)
     assert (out.verdict, out.distinct_states) == ("ok", 6), out.message
+
+
+# -- \A in an action ----------------------------------------------------------------------------
+
+FORALL_ACTIONS = [
+    # (Next's last conjunct, TLC 2.18's distinct states; CHECK_DEADLOCK FALSE)
+    # a tuple binder in a \A whose body can branch (was "unsupported \A form in an action")
+    ("x' = x + 1 /\\ y' = y /\\ \\A <<a, b>> \\in {1, 2} \\X {3} : (a < b \\/ a > 5)", 4),
+    ("x' = x + 1 /\\ y' = y /\\ \\A <<a, b>> \\in {<<1, 2>>, <<3, 1>>} : (a < b \\/ a = 2)", 1),
+    # a \A over a constant set that assigns a primed variable: TLC evaluates the conjunction
+    # P(1) /\ P(2), the first assigns y', the second tests it (was "y' used before assigned")
+    ("x' = x + 1 /\\ \\A c \\in {1, 2} : y' \\in {y, c}", 4),
+    ("x' = x + 1 /\\ \\A c \\in {1} : y' \\in {y, 1}", 7),
+    ("x' = x + 1 /\\ \\A <<a, b>> \\in {1, 2} \\X {3}, c \\in {0, 1} : "
+     "(a + c < b + 3 \\/ y' = 7) /\\ y' \\in {y, 1}", 7),
+]
+
+
+@pytest.mark.parametrize("last, distinct", FORALL_ACTIONS)
+def test_forall_in_an_action_as_tlc_evaluates_it(tmp_path, last, distinct):
+    spec = write(tmp_path, "EXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                           f"Next == x < 3 /\\ {last}",
+                 "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", distinct), o.message

@@ -371,6 +371,12 @@ class ActionsMixin:
         if isinstance(e, ast.OpApp) and e.op == "\\cdot" and "\\cdot" not in env.locals:
             self._gen_cdot(e, env, pending, lines, depth)
             return
+        if isinstance(e, ast.Quant) and e.kind == "A" and self._may_assign(e.body, env):
+            unrolled = self._unrolled_forall(e, env)
+            if unrolled is not None:  # P(s1) /\ P(s2) /\ ..., as TLC evaluates it
+                (first, fenv), more = unrolled[0], unrolled[1:]
+                self._gen(first, fenv, more + list(pending), lines, depth)
+                return
         if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
             self._gen_forall(e, env, pending, lines, depth)
             return
@@ -622,18 +628,68 @@ class ActionsMixin:
         lines.append(f"{pad}for _u in {mids}:")
         lines.append(f"{pad}    {nested}(_u)")
 
+    def _may_assign(self, e, env: Env) -> bool:
+        """Could e assign a primed variable here (it has primes, and some variable is not
+        assigned yet)?"""
+        return (self.mode in ("init", "action") and not self.partial
+                and not all(v in self.primes for v in self.variables)
+                and mentions_prime(e, self, env, set(), "var" if self.mode == "init" else
+                                   "prime"))
+
+    _UNROLL = 64  # at most this many copies of a \A's body
+
+    def _unrolled_forall(self, e: ast.Quant, env: Env) -> list | None:
+        r"""`\A x \in S : P` over a constant S as the conjuncts [(P, env with x bound to each
+        element)] in TLC's order, so that the first conjunct to meet an unassigned primed
+        variable assigns it and the others test it (TLC evaluates the \A as the conjunction);
+        None when S is not constant or too large."""
+        groups = []
+        for b in e.bounds:
+            if b.domain is None:
+                return None
+            try:
+                dom = self.const_value(b.domain, env)
+            except NotConstant:
+                return None
+            elems = list(runtime.enum(dom))
+            if b.tuple:
+                for v in elems:
+                    if type(v) is not tuple or len(v) != len(b.names):
+                        return None  # left to the general code and its error
+                groups.append([tuple(zip(b.names, v, strict=True)) for v in elems])
+            else:
+                groups += [[((n, v),) for v in elems] for n in b.names]
+        combos = list(itertools.islice(itertools.product(*groups), self._UNROLL + 1))
+        if len(combos) > self._UNROLL:
+            return None
+        if not combos:
+            return [(ast.Bool(True, span=e.span), env)]
+        out = []
+        for combo in combos:
+            binds = {n: ("val", self.const_name(v)) for part in combo for n, v in part}
+            out.append((e.body, env.bind(binds)))
+        return out
+
     def _gen_forall(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
                     depth: int) -> None:
         r"""`\A x \in S : P` in an action, where P can branch: TLC evaluates it as the
         conjunction P(x1) /\ P(x2) /\ ..., so every way through each conjunct counts."""
         pad = "    " * depth
-        names, doms = [], []
+        names, targets, doms = [], [], []  # (name, its local); what each element unpacks to
         for b in e.bounds:
-            if b.domain is None or b.tuple:
-                raise CompileError("unsupported \\A form in an action", e.span)
+            if b.domain is None:
+                raise CompileError("TLC cannot handle an unbounded \\A in an action", e.span)
             dom, _ = self.expr(b.domain, env)
+            if b.tuple:  # \A <<a, b>> \in S : ... takes S's elements apart
+                locals_ = [self._local(n) for n in b.names]
+                names += zip(b.names, locals_, strict=True)
+                targets.append("(" + ", ".join(locals_) + ",)")
+                doms.append(dom)
+                continue
             for n in b.names:
-                names.append(n)
+                p = self._local(n)
+                names.append((n, p))
+                targets.append(p)
                 doms.append(dom)
         elems = self._local("elems")
         fn = self._local("forall")
@@ -647,9 +703,8 @@ class ActionsMixin:
         lines.append(f"{pad}    if {idx} == len({elems}):")
         lines.append(f"{pad}        yield None")
         lines.append(f"{pad}        return")
-        locals_ = [self._local(n) for n in names]
-        lines.append(f"{pad}    ({', '.join(locals_)},) = {elems}[{idx}]")
-        binds = {n: ("val", p) for n, p in zip(names, locals_, strict=True)}
+        lines.append(f"{pad}    ({', '.join(targets)},) = {elems}[{idx}]")
+        binds = {n: ("val", p) for n, p in names}
         saved = dict(self.primes)
         self._gen(e.body, env.bind(binds), [("__emit__", f"yield from {me}({idx} + 1, {me})")],
                   lines, depth + 1)

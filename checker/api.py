@@ -143,6 +143,8 @@ def parse_constant_overrides(items: list[str]) -> dict:
         name, text = item.split("=", 1)
         cfg = parse_config(f"CONSTANT {name.strip()} = {text}", "<-D>")
         (c,) = cfg.constants
+        if c.name in out:  # the later would silently win over the earlier
+            raise ConfigError(f"-D {c.name} is given twice; give each constant once")
         out[c.name] = model_builder.cfg_value(c.value)
     return out
 

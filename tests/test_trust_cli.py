@@ -88,6 +88,9 @@ def test_define_of_a_constant_still_works(tmp_path):
     r = run("check", spec, "-D", "NN=2")
     assert r.exit_code == 151
     assert "'NN' is not a constant of module D; did you mean N? (its constants: N)" in r.stderr
+    r = run("check", spec, "-D", "N=2", "-D", "N=5")  # the later one used to win silently
+    assert r.exit_code == 151
+    assert "-D N is given twice; give each constant once" in r.stderr
 
 
 # -- --max-depth ------------------------------------------------------------------------------

@@ -118,6 +118,8 @@ def parse_assignments(text: str, sizes: Sizes | None = None) -> dict[str, int]:
         if not eq or not value.strip().isdigit():
             raise SizesError(f"--size expects KNOB=NUMBER[,KNOB=NUMBER...], got {item!r}"
                              + (f" (knobs: {sizes.listing()})" if sizes else ""))
+        if name in out:  # the later would silently win over the earlier
+            raise SizesError(f"--size {name} is given twice; give each knob once")
         out[name] = int(value)
     return out
 

@@ -84,6 +84,9 @@ def test_check_with_size_equals_check_with_the_overrides():
     (["--size", "brokers=1"], "--size rf=2: out of range 1..1 (replication factor) (the "
                               ".cfg's value: give it with --size too)"),
     (["--size", "brokers"], "--size expects KNOB=NUMBER[,KNOB=NUMBER...], got 'brokers'"),
+    # the later value used to win silently
+    (["--size", "brokers=2", "--size", "brokers=3"], "--size brokers is given twice"),
+    (["--size", "dirs=2,dirs=2"], "--size dirs is given twice"),
 ])
 def test_bad_knobs_are_config_errors(args, message):
     result = CliRunner().invoke(main, ["check", "KIP858_a_small_assign", *args])

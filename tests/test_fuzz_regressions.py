@@ -114,4 +114,4 @@ def test_the_lasso_cycle_is_the_shortest_that_meets_every_need(tmp_path):
     out = check(tmp_path / "M.tla")
     assert (out.verdict, out.property, out.distinct_states) == ("property", "Live", 4)
     assert (out.trace_length, out.loop) == (2, 0)
-    assert [dict(zip(out.variables, s.state))["y"] for s in out.trace] == [0, 1]
+    assert [dict(zip(out.variables, s.state, strict=True))["y"] for s in out.trace] == [0, 1]

@@ -267,6 +267,11 @@ FORALL_ACTIONS = [
     ("x' = x + 1 /\\ \\A c \\in {1} : y' \\in {y, 1}", 7),
     ("x' = x + 1 /\\ \\A <<a, b>> \\in {1, 2} \\X {3}, c \\in {0, 1} : "
      "(a + c < b + 3 \\/ y' = 7) /\\ y' \\in {y, 1}", 7),
+    # ... and over a set known only with the state: the first element assigns, the rest test
+    ("x' = x + 1 /\\ \\A c \\in {x} : (c < 3 \\/ y' = 7) /\\ y' \\in {y, 1}", 7),
+    ("x' = x + 1 /\\ \\A c \\in {x, x + 1} : y' \\in {c, x + 1}", 4),
+    ("x' = x + 1 /\\ \\A c \\in {x} : (y' = 1 \\/ y' = 2)", 7),
+    ("x' = x + 1 /\\ \\A <<a, b>> \\in {x} \\X {1, 2} : y' \\in {a + 1, b + 1}", 4),
 ]
 
 

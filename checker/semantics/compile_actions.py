@@ -376,7 +376,9 @@ class ActionsMixin:
             if unrolled is not None:  # P(s1) /\ P(s2) /\ ..., as TLC evaluates it
                 (first, fenv), more = unrolled[0], unrolled[1:]
                 self._gen(first, fenv, more + list(pending), lines, depth)
-                return
+            else:
+                self._gen_forall_first(e, env, pending, lines, depth)
+            return
         if isinstance(e, ast.Quant) and e.kind == "A" and self._branches(e.body, env, set()):
             self._gen_forall(e, env, pending, lines, depth)
             return
@@ -576,6 +578,10 @@ class ActionsMixin:
             if nxt == "__emit__":
                 lines.append("    " * depth + nenv)
                 return
+            if nxt == "__forall_rest__":  # the elements after a \A's first (see above)
+                e, fenv, names, targets, elems = nenv
+                self._forall_loop(e, fenv, names, targets, elems, 1, rest, lines, depth)
+                return
             if (self.mode in ("init", "action") and not self.partial
                     and all(v in self.primes for v in self.variables)
                     and self._branches(nxt, nenv, set())):
@@ -674,7 +680,31 @@ class ActionsMixin:
                     depth: int) -> None:
         r"""`\A x \in S : P` in an action, where P can branch: TLC evaluates it as the
         conjunction P(x1) /\ P(x2) /\ ..., so every way through each conjunct counts."""
+        names, targets, elems = self._forall_elements(e, env, lines, depth)
+        self._forall_loop(e, env, names, targets, elems, 0, pending, lines, depth)
+
+    def _gen_forall_first(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
+                          depth: int) -> None:
+        r"""`\A x \in S : P` in an action over a set known only when the state is (so not
+        unrolled), where P assigns a primed variable: P(x1) assigns it, P(x2), ... test it,
+        as in TLC's conjunction. The first element's conjunct is generated in place; the
+        others follow it as a loop (see _forall_loop), where P may assign nothing more."""
         pad = "    " * depth
+        names, targets, elems = self._forall_elements(e, env, lines, depth)
+        saved = dict(self.primes)
+        lines.append(f"{pad}if not {elems}:")  # \A over an empty set: TRUE
+        self._continue(pending, lines, depth + 1, e.span)
+        self.primes = dict(saved)
+        lines.append(f"{pad}else:")
+        lines.append(f"{pad}    ({', '.join(targets)},) = {elems}[0]")
+        binds = {n: ("val", p) for n, p in names}
+        rest = ("__forall_rest__", (e, env, names, targets, elems))
+        self._gen(e.body, env.bind(binds), [rest, *pending], lines, depth + 1)
+        self.primes = saved
+
+    def _forall_elements(self, e: ast.Quant, env: Env, lines: list[str], depth: int):
+        """The bound names with their Python locals, what each element of the product of
+        the domains unpacks to, and the local holding that product's list (emitted)."""
         names, targets, doms = [], [], []  # (name, its local); what each element unpacks to
         for b in e.bounds:
             if b.domain is None:
@@ -692,10 +722,17 @@ class ActionsMixin:
                 targets.append(p)
                 doms.append(dom)
         elems = self._local("elems")
+        product = ", ".join(f"enum({d})" for d in doms)
+        lines.append(f"{'    ' * depth}{elems} = list(itertools.product({product}))")
+        return names, targets, elems
+
+    def _forall_loop(self, e: ast.Quant, env: Env, names: list, targets: list, elems: str,
+                     start: int, pending: list, lines: list[str], depth: int) -> None:
+        r"""Every way through P(x_start) /\ P(x_start+1) /\ ... for the elements in `elems`,
+        then the pending conjuncts: a recursive generator over the element index."""
+        pad = "    " * depth
         fn = self._local("forall")
         idx = self._local("i")
-        product = ", ".join(f"enum({d})" for d in doms)
-        lines.append(f"{pad}{elems} = list(itertools.product({product}))")
         # The function gets itself as an argument: a closure that named itself would be a
         # reference cycle, garbage only the cyclic collector frees (one per expanded state).
         me = f"{fn}_me"
@@ -710,7 +747,7 @@ class ActionsMixin:
                   lines, depth + 1)
         if self.primes != saved:
             raise CompileError("a \\A in an action may not assign primed variables", e.span)
-        lines.append(f"{pad}for _ in {fn}(0, {fn}):")
+        lines.append(f"{pad}for _ in {fn}({start}, {fn}):")
         self._continue(pending, lines, depth + 1, e.span)
 
     def _let_def(self, e, env: Env):

@@ -860,7 +860,7 @@ def _absent(s, x) -> bool:
                             f"records:\n{show(s)}")
         if x[0] != s._names:
             return False
-        parts = zip(x[1], (s.fields[n] for n in s._names))
+        parts = zip(x[1], (s.fields[n] for n in s._names), strict=True)
     elif t is SeqSet:
         if tx is not tuple and tx is not str:
             raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of "
@@ -879,7 +879,7 @@ def _absent(s, x) -> bool:
                             f"tuples:\n{show(s)}")
         if len(x) != len(s.factors):
             return False
-        parts = zip(x, s.factors)
+        parts = zip(x, s.factors, strict=True)
     else:
         return False
     for v, within in parts:

@@ -416,6 +416,9 @@ STRINGS_AND_KINDS = [
     ('"abc" \\in Seq({"a", "b", "c"}) /\\ "" \\in Seq({1}) /\\ "abc" \\notin Seq({"ab"})',
      None),
     ('Head("") = "a"', "Attempted to apply Head to the empty sequence."),
+    # a sequence then a string: the string's letters (TLC 2.18)
+    ('<<>> \\o "ab" = <<"a", "b">> /\\ <<1>> \\o "ab" = <<1, "a", "b">>', None),
+    ('<<"c">> \\o "" = <<"c">>', None),
     ('"a" \\in Nat', 'Attempted to check if the value:\n"a"\nis an element of Nat.'),
     ('"a" \\notin Int', 'Attempted to check if the value:\n"a"\nis an element of Int.'),
     ("<<1>> \\in Seq(STRING)", "Attempted to check if the value:\n1\nis an element of STRING."),

@@ -448,6 +448,8 @@ def selectseq(s, test):
 def concat(a, b):
     if type(a) is str and type(b) is str:  # TLC concatenates strings too
         return a + b
+    if type(a) is tuple and type(b) is str:  # a sequence, then a string's letters (TLC)
+        return a + tuple(b)
     return _seq(a, "\\o") + _seq(b, "\\o")
 
 

@@ -193,21 +193,16 @@ def check(spec: str | Path, config: str | Path | None = None, constants: dict | 
     set_max_set_size(max_set_size)
     if config is None:
         config = default_config(spec)
-    try:
-        loaded, built = _load_and_build(spec, config, lib, constants, deadlock, texts,
-                                        tuple(witnesses))
-    except EVAL_ERRORS as e:  # a constant expression (a CONSTANT, an action's domain) failed
-        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                       seconds=time.perf_counter() - started)
+    compiler_run_settings(workers)  # (TLCGet("config") in an ASSUME reads it)
+    loaded, built, failed = _prepared(spec, config, lib, constants, deadlock, started, texts,
+                                      tuple(witnesses))
+    if failed is not None:
+        return failed
     variables = built.model.variables
     found = None
     if built.witnesses:
         found = built.model.witnesses = Witnesses(built.witnesses)
         found.install(built.model.invariants, built.model.step_invariants)
-    compiler_run_settings(workers)
-    failed = _assumptions(built, variables, started)
-    if failed is not None:
-        return failed
     try:
         built.model.recipe = Recipe(str(spec), None if config is None else str(config),
                                     tuple((constants or {}).items()), tuple(lib), deadlock,
@@ -316,13 +311,22 @@ def preflight(spec: str | Path, config: str | Path, lib: tuple[str, ...] = ()) -
     """Everything `check` refuses before it searches (the model's build: a .cfg entry that
     is no predicate, a constant INIT, a constant expression that fails; the ASSUMEs), without
     searching: the Outcome of the first failure, or None. KipcheckError propagates."""
-    started = time.perf_counter()
+    return _prepared(spec, config, lib, None, None, time.perf_counter())[2]
+
+
+def _prepared(spec, config, lib, constants, deadlock, started: float, texts=None,
+              witnesses=()) -> tuple:
+    """(loaded, built, None) for a model ready to search, or (None, None, the Outcome) when
+    it fails before any search: a constant expression that cannot be evaluated (a CONSTANT,
+    an action's domain), or an ASSUME. Bad input raises KipcheckError."""
     try:
-        _, built = _load_and_build(spec, config, lib, None, None)
+        loaded, built = _load_and_build(spec, config, lib, constants, deadlock, texts,
+                                        witnesses)
     except EVAL_ERRORS as e:
-        return Outcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                       seconds=time.perf_counter() - started)
-    return _assumptions(built, built.model.variables, started)
+        return None, None, Outcome(V.ERROR, message=error_message(e),
+                                   span=getattr(e, "span", None),
+                                   seconds=time.perf_counter() - started)
+    return loaded, built, _assumptions(built, built.model.variables, started)
 
 
 def _assumptions(built, variables, started: float) -> Outcome | None:
@@ -505,17 +509,12 @@ def simulate(spec: str | Path, config: str | Path | None = None, constants: dict
         config = default_config(spec)
     base = {"seed": seed, "max_steps": depth, "traces": traces, "budget": budget,
             "workers": workers}
-    try:
-        _, built = _load_and_build(spec, config, lib, constants, deadlock)
-    except EVAL_ERRORS as e:
-        return SimOutcome(V.ERROR, message=error_message(e), span=getattr(e, "span", None),
-                          seconds=time.perf_counter() - started, **base)
-    model = built.model
-    variables = model.variables
-    failed = _assumptions(built, variables, started)
+    _, built, failed = _prepared(spec, config, lib, constants, deadlock, started)
     if failed is not None:
         return SimOutcome(**{k: getattr(failed, k) for k in Outcome.__dataclass_fields__},
                           **base)
+    model = built.model
+    variables = model.variables
     model.recipe = Recipe(str(spec), None if config is None else str(config),
                           tuple((constants or {}).items()), tuple(lib), deadlock)
     live = list(dict.fromkeys(c.name for c in model.liveness))

@@ -71,34 +71,14 @@ class ActionsMixin:
             for item in e.args:
                 self._split(item, env, name, params, out, span)
             return
-        if isinstance(e, ast.Quant) and e.kind == "E" and all(b.domain is not None
-                                                                for b in e.bounds):
-            try:
-                domains = [self.const_value(b.domain, env) for b in e.bounds]
-            except NotConstant:
-                domains = None
-            if domains is not None:
-                groups = []
-                for b, dom in zip(e.bounds, domains, strict=True):
-                    vals = list(runtime.enum(dom))
-                    groups.append([(b, v) for v in vals])
-                    if len(b.names) > 1 and not b.tuple:
-                        groups[-1] = None
-                if all(g is not None for g in groups):
-                    for combo in itertools.product(*groups):
-                        binds, ps = {}, []
-                        for b, v in combo:
-                            if b.tuple:
-                                if type(v) is not tuple or len(v) != len(b.names):
-                                    raise CompileError("tuple binder over non-tuples", b.span)
-                                for n, x in zip(b.names, v, strict=True):
-                                    binds[n] = ("val", self.const_name(x))
-                                    ps.append((n, x))
-                            else:
-                                binds[b.names[0]] = ("val", self.const_name(v))
-                                ps.append((b.names[0], v))
-                        self._split(e.body, env.bind(binds), name, params + tuple(ps), out, span)
-                    return
+        if isinstance(e, ast.Quant) and e.kind == "E" and not any(
+                len(b.names) > 1 and not b.tuple for b in e.bounds):
+            combos = self._constant_combos(e.bounds, env)
+            if combos is not None:
+                for ps in combos:
+                    self._split(e.body, self._bind_values(env, ps), name, params + ps, out,
+                                span)
+                return
         target = self.user_def(e, env)
         if target is not None:
             d, denv, args = target
@@ -649,32 +629,44 @@ class ActionsMixin:
         element)] in TLC's order, so that the first conjunct to meet an unassigned primed
         variable assigns it and the others test it (TLC evaluates the \A as the conjunction);
         None when S is not constant or too large."""
-        groups = []
-        for b in e.bounds:
-            if b.domain is None:
-                return None
-            try:
-                dom = self.const_value(b.domain, env)
-            except NotConstant:
-                return None
-            elems = list(runtime.enum(dom))
-            if b.tuple:
-                for v in elems:
-                    if type(v) is not tuple or len(v) != len(b.names):
-                        return None  # left to the general code and its error
-                groups.append([tuple(zip(b.names, v, strict=True)) for v in elems])
-            else:
-                groups += [[((n, v),) for v in elems] for n in b.names]
-        combos = list(itertools.islice(itertools.product(*groups), self._UNROLL + 1))
+        try:
+            combos = self._constant_combos(e.bounds, env)
+        except CompileError:  # a tuple binder over non-tuples: the general code's error
+            return None
+        if combos is None:
+            return None
+        combos = list(itertools.islice(combos, self._UNROLL + 1))
         if len(combos) > self._UNROLL:
             return None
         if not combos:
             return [(ast.Bool(True, span=e.span), env)]
-        out = []
-        for combo in combos:
-            binds = {n: ("val", self.const_name(v)) for part in combo for n, v in part}
-            out.append((e.body, env.bind(binds)))
-        return out
+        return [(e.body, self._bind_values(env, ps)) for ps in combos]
+
+    def _constant_combos(self, bounds, env: Env):
+        """The bound names' values where every domain is a constant, in TLC's order (the
+        last name varies fastest): an iterator of ((name, value), ...) with a tuple binder's
+        elements taken apart (CompileError where one is no tuple of its length); None when a
+        domain is missing or not constant."""
+        if any(b.domain is None for b in bounds):
+            return None
+        try:
+            domains = [self.const_value(b.domain, env) for b in bounds]
+        except NotConstant:
+            return None
+        groups = []
+        for b, dom in zip(bounds, domains, strict=True):
+            elems = list(runtime.enum(dom))
+            if b.tuple:
+                if any(type(v) is not tuple or len(v) != len(b.names) for v in elems):
+                    raise CompileError("tuple binder over non-tuples", b.span)
+                groups.append([tuple(zip(b.names, v, strict=True)) for v in elems])
+            else:
+                groups += [[((n, v),) for v in elems] for n in b.names]
+        return (sum(combo, ()) for combo in itertools.product(*groups))
+
+    def _bind_values(self, env: Env, pairs) -> Env:
+        """env with each (name, value) of pairs bound to that constant value."""
+        return env.bind({n: ("val", self.const_name(v)) for n, v in pairs})
 
     def _gen_forall(self, e: ast.Quant, env: Env, pending: list, lines: list[str],
                     depth: int) -> None:

@@ -187,13 +187,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
                         ("action constraint", cfg.action_constraints),
                         ("property", cfg.properties)):
         for n in names:
-            e, denv = body_of(n.name)
-            try:  # (a temporal formula such as []TRUE is no predicate: left to the search)
-                false = compiler.is_constant(e, denv) and _is_false(
-                    compiler.compile_predicate(e, denv, f"const_{n.name}", True))
-            except CompileError:
-                false = False
-            if false:
+            if _constant_false(compiler, *body_of(n.name)):
                 raise ConfigError(f"The {what} of {n.name} is equal to FALSE", n.span)
     constraints = [pred(n.name, "constraint", n.span) for n in cfg.constraints]
     # The same constraints for a successor of a state inside them (only such states are
@@ -392,6 +386,16 @@ def _constant(compiler, e, env) -> bool:
         return False
 
 
+def _constant_false(compiler, e, env) -> bool:
+    """Is e a constant whose value is FALSE? (A temporal formula such as []TRUE is no
+    predicate, and an evaluation error is left to the search: both are not.)"""
+    try:
+        return _constant(compiler, e, env) and _is_false(
+            compiler.compile_predicate(e, env, "constant_false", True))
+    except CompileError:
+        return False
+
+
 def _is_false(inv) -> bool:
     """A constant invariant's value; an evaluation error is left to the search to report."""
     try:
@@ -539,8 +543,7 @@ def _split_spec(tr: temporal.Translator, spec, env):
     init = nxt = None
     fairness = []
     for e, cenv in conj:
-        if not tr.is_temporal(e, cenv) and _constant(tr.c, e, cenv) and _is_false(
-                tr.c.compile_predicate(e, cenv, "spec_conjunct", True)):
+        if not tr.is_temporal(e, cenv) and _constant_false(tr.c, e, cenv):
             # TLC: a constant conjunct of the spec is evaluated first; FALSE makes the spec
             # trivially false (no behaviour to check), a configuration error
             raise ConfigError(f"The spec is trivially false because {_conjunct_name(e)} is "

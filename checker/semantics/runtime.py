@@ -143,7 +143,8 @@ def _bool_int_key(keys: tuple, k, x) -> None:
             keys[-1] - keys[0] == len(keys) - 1):
         raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis in the integer "
                         f"interval {keys[0]}..{keys[-1]}")
-    raise EvalError(f"Attempted to compare {_kind(x)} {show(x)} with non-{_kind(x)}:\n{show(k)}")
+    kind = kind_name(x)
+    raise EvalError(f"Attempted to compare {kind} {show(x)} with non-{kind}:\n{show(k)}")
 
 
 def app_n(f, args: tuple):
@@ -256,7 +257,7 @@ def setenum(elems: tuple) -> frozenset:
 
 
 def _mixed_kinds(elems: tuple) -> None:
-    kinds = [_kind(x) for x in elems]
+    kinds = [kind_name(x) for x in elems]
     first = next((i for i, k in enumerate(kinds) if k != "model value"), None)
     if first is None:
         return
@@ -538,7 +539,7 @@ def eq(a, b):
         raise UnknownUsed
     if (t is tuple or t is Fn) and (type(b) is tuple or type(b) is Fn):
         return _fn_equals(a, b)
-    ka, kb = _kind(a), _kind(b)
+    ka, kb = kind_name(a), kind_name(b)
     if ka == kb or ka == "model value" or kb == "model value":
         return a == b
     raise EvalError(_unequal_kinds(a, ka, b))
@@ -643,7 +644,7 @@ def _shape(v):
     if t is Fn:
         return ("fn", v[0], *[_SCALAR_KIND.get(type(x)) or _shape(x) for x in v[1]])
     if t is not frozenset:
-        return _KIND_OF.get(t) or _kind(v)
+        return _KIND_OF.get(t) or kind_name(v)
     last = _LAST_SET
     if last[0] is v:  # the same set object as last time (a state's variable tested again)
         return last[1]
@@ -960,9 +961,6 @@ _SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "mod
 _FLAT_SEQS: dict = {}  # the types of a tuple's scalar parts -> the tuple's shape
 
 
-_kind = kind_name
-
-
 def choose(s, pred):
     for x in ordered(_set(s)):
         if truth(pred(x)):
@@ -995,7 +993,7 @@ def a_kind(v) -> str:
         return "a record" if all(type(k) is str for k in v[0]) else "a function"
     if t is tuple:
         return "a tuple"
-    k = _kind(v)
+    k = kind_name(v)
     return ("an " if k[0] in "aeiou" else "a ") + k
 
 

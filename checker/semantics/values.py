@@ -198,7 +198,9 @@ KIND_CHECK: list = [None]  # [f(x, s)]: x, found in the frozenset s, has an elem
 # [f(s, x)]: False, or TLC's error where its test of x \in s fails instead of answering FALSE
 # (x not of the kind of s's elements, a part of x of another kind than the set it is tested
 # in): what the lazy sets of functions, records, tuples, sequences and subsets answer for a
-# value they do not hold. Set by runtime, which knows TLC's comparisons.
+# value they do not hold. Set by runtime, which knows TLC's comparisons. Only a membership
+# test from outside calls it (`in`, contains_since): the sets test their parts with the plain
+# tests (_test, _since), and f walks the parts itself.
 ABSENCE_CHECK: list = [lambda s, x: False]
 
 
@@ -262,7 +264,7 @@ def member_test(s):
     [S -> T], [a : S], S \\X T, Seq(S), SUBSET S): a lazy set's own test, or Python's `in`
     when no element of s can equal a value of another kind, else `has`."""
     if type(s) is not frozenset:
-        return s.__contains__
+        return getattr(s, "_test", s.__contains__)  # (see ABSENCE_CHECK)
     kinds = frozenset(map(type, s))
     if all(map(unmistakable, s)):
         return s.__contains__  # an equal string, model value or other integer is one
@@ -539,8 +541,11 @@ class SeqSet(LazySet):
         self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
+        return self._test(x) or ABSENCE_CHECK[0](self, x)
+
+    def _test(self, x) -> bool:
         # a string is a sequence of one-letter strings to TLC ("ab" \\in Seq(STRING))
-        return type(x) in (tuple, str) and all(map(self._has, x)) or ABSENCE_CHECK[0](self, x)
+        return type(x) in (tuple, str) and all(map(self._has, x))
 
     def contains_since(self, x, old) -> bool:
         """x \\in Seq(S), knowing old \\in Seq(S): an element x shares with old at its
@@ -549,7 +554,7 @@ class SeqSet(LazySet):
 
     def _since(self, x, old) -> bool:
         if type(x) is not tuple or type(old) is not tuple:
-            return x in self
+            return self._test(x)
         n, m = len(old), len(x)
         if m >= n and all(map(operator.is_, x[:n], old)):  # old with elements appended
             return all(map(self._has, x[n:]))
@@ -571,7 +576,10 @@ class PowerSet(LazySet):
         self._has = member_test(base)
 
     def __contains__(self, x) -> bool:
-        return type(x) is frozenset and all(map(self._has, x)) or ABSENCE_CHECK[0](self, x)
+        return self._test(x) or ABSENCE_CHECK[0](self, x)
+
+    def _test(self, x) -> bool:
+        return type(x) is frozenset and all(map(self._has, x))
 
     def contains_since(self, x, old) -> bool:
         """x \\in SUBSET S, knowing old is: an element of x that is an element of old (the
@@ -582,7 +590,7 @@ class PowerSet(LazySet):
     def _since(self, x, old) -> bool:
         if type(x) is not frozenset or type(old) is not frozenset or not old \
                 or type(self._has) is _BUILTIN:
-            return x in self
+            return self._test(x)
         return all(map(self._has, gained(x, old)))
 
     def __len__(self):
@@ -655,8 +663,8 @@ class FuncSet(LazySet):
         elif t is tuple and type(old) is tuple and len(f) == len(old) == self._seq_len:
             vals, before = f, old
         else:
-            return f in self
-        since = getattr(self.codomain, "contains_since", None)
+            return self._test(f)
+        since = getattr(self.codomain, "_since", None)
         if since is None:
             has = self._has
             if type(has) is _BUILTIN:  # atoms: testing all at C speed beats skipping
@@ -713,7 +721,7 @@ class RecordSet(LazySet):
         if type(r) is not Fn or type(old) is not Fn or (
                 tuple.__getitem__(r, 0) is not tuple.__getitem__(old, 0)
                 and not tuple.__getitem__(r, 0) == tuple.__getitem__(old, 0) == self._names):
-            return r in self  # (field names are strings: `==` is TLA+'s equality there)
+            return self._test(r)  # (field names are strings: `==` is TLA+'s equality there)
         for v, w, test in zip(tuple.__getitem__(r, 1), tuple.__getitem__(old, 1),  # noqa: B905
                               self._tests):
             if v is not w and not test(v):
@@ -769,9 +777,11 @@ class Product(LazySet):
         self._tests = tuple(member_test(s) for s in factors)
 
     def __contains__(self, x) -> bool:
+        return self._test(x) or ABSENCE_CHECK[0](self, x)
+
+    def _test(self, x) -> bool:
         return (type(x) is tuple and len(x) == len(self.factors)
-                and all(test(e) for e, test in zip(x, self._tests, strict=True))
-                or ABSENCE_CHECK[0](self, x))
+                and all(test(e) for e, test in zip(x, self._tests, strict=True)))
 
     def __iter__(self):
         if self._items is not None:

@@ -405,3 +405,31 @@ def test_the_suite_fate_of_bench_mutants_prefers_a_property_kill_to_a_witness_ki
         "killed", "SomeTopicDeleted", "s2", True)
     assert bench.suite_fate([("s1", ok), ("s2", budget)]) == ("undecided", None, None, False)
     assert bench.suite_fate([("s1", ok)]) == ("survived", None, None, False)
+
+
+# The facts invariants/KIP858Properties.equivalent.txt states as "(pending)" and "(unfenced)",
+# checked as invariants on configurations with dir failures, moves and restarts.
+FACTS = r"""---- MODULE EquivalenceFacts ----
+EXTENDS KIP858Properties
+Pending == \A b \in Brokers :
+    (alive[b] /\ ~zk[b] /\ \E p \in Partitions :
+         part[p].leader = b /\ logs[b][p].cur \cap knownFailed[b] # {})
+      => \/ hbPending[b] # {}
+         \/ \E p \in Partitions : PendingAssign(b, p) \cap (knownFailed[b] \cup {LOST}) # {}
+Unfenced == \A b \in Brokers : unfencedWith[b] = {}
+====
+"""
+
+
+def test_the_facts_behind_the_kip858_equivalents_hold(tmp_path):
+    (tmp_path / "EquivalenceFacts.tla").write_text(FACTS)
+    for name, distinct in (("KIP858_a_small_failures", 6137),
+                           ("KIP858_b_small_moves_restart", 3651)):
+        entry = load_manifest().get(name)
+        cfg = tmp_path / f"{name}.cfg"
+        cfg.write_text(entry.config_path.read_text() + "\nINVARIANT Pending Unfenced\n")
+        libs = [a for d in entry.lib_paths for a in ("--lib", d)]
+        r = run("check", str(tmp_path / "EquivalenceFacts.tla"), "--config", str(cfg),
+                "--lib", str(entry.spec_path.parent), *libs)
+        assert r.exit_code == 0, r.output
+        assert f" {distinct} distinct states found" in r.output

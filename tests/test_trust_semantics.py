@@ -823,3 +823,34 @@ def test_a_specification_without_a_next_state_relation_is_a_config_error(tmp_pat
     assert rc == 151, out
     assert ("W.cfg:1:15: error: The configuration file did not specify the next state "
             "predicate: SPECIFICATION Init has no [][Next]_vars conjunct") in out
+
+
+@pytest.mark.parametrize("inv, message", [
+    # Python's `in` searched a tuple's items, a string's letters, a record's pair of key and
+    # value tuples: TRUE or FALSE, a silent pass under \in or \notin; TLC 2.18 stops (75)
+    ("x \\in <<0>>", "Attempted to check set membership in a tuple value."),
+    ("2 \\notin <<1>>", "Attempted to check set membership in a tuple value."),
+    ("x \\notin [a |-> 1]", "Attempted to check if element:\n0\nis in the record:\n[a |-> 1]"),
+    ("<<1>> \\notin [i \\in {2} |-> 0]",
+     "Attempted to check if the value:\n<<1>>\nis an element of the function (2 :> 0)"),
+    ('"a" \\in "abc"', 'Attempted to check if the value:\n"a"\nis an element of the string'),
+    ("{0} \\subseteq <<0>>", "Attempted to check set membership in a tuple value."),
+])
+def test_membership_in_a_value_that_is_no_set_is_an_error(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == UNCHANGED x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("error", 1)
+    assert message in o.message
+
+
+def test_a_quantifier_of_next_over_no_set_fails_after_the_initial_states(tmp_path):
+    """TLC 2.18 computes the initial states, then stops on `\\E i \\in <<1, 2>>` in Next with
+    the initial state as the behaviour (exit 75, 1 distinct state); kipcheck stopped while
+    splitting Next into actions, before any state (0 distinct, no trace)."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == \\E i \\in <<1, 2>> : x' = i")
+    rc, out = cli("check", str(spec))
+    assert rc == 75, out
+    assert "TLC encountered a non-enumerable quantifier bound\n<<1, 2>>." in out
+    assert "State 1: <Initial predicate>" in out
+    assert "1 states generated, 1 distinct states found" in out

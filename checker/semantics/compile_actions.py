@@ -73,7 +73,12 @@ class ActionsMixin:
             return
         if isinstance(e, ast.Quant) and e.kind == "E" and not any(
                 len(b.names) > 1 and not b.tuple for b in e.bounds):
-            combos = self._constant_combos(e.bounds, env)
+            try:
+                combos = self._constant_combos(e.bounds, env)
+            except runtime.EvalError:
+                # a bound TLC cannot enumerate (<<1, 2>>, Nat): left to the search, which
+                # reports it at the first state it expands, as TLC does
+                combos = None
             if combos is not None:
                 for ps in combos:
                     self._split(e.body, self._bind_values(env, ps), name, params + ps, out,

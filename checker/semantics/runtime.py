@@ -38,10 +38,12 @@ from .values import (
     has,
     infinite,
     interval_of,
+    is_set,
     kind_name,
     known_size,
     least,  # noqa: F401 - used by generated code
     make_fn,
+    no_membership,
     ordered,
     remember_interval,
     same_kinds,
@@ -679,14 +681,10 @@ def member(x, s) -> bool:
     """x \\in s. TLC compares x with the elements, so an x of another kind than an element
     is an error (a model value excepted); looked at when x is not found, and when Python
     found it but may have equated kinds (1 in BOOLEAN: see values.has)."""
-    try:
-        if has(s, x):
-            return True
-    except TypeError:  # s is no set
-        if type(s) is frozenset or isinstance(s, LazySet):
-            raise
-        raise EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of the "
-                        f"{kind_name(s)} {show(s)}") from None
+    if type(s) is not frozenset and not is_set(s):
+        raise no_membership(x, s)
+    if has(s, x):
+        return True
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
     return False
@@ -713,6 +711,8 @@ def added_since(x, old):
 
 def member_k(x, s, shape) -> bool:
     """x \\in s for a constant x whose shape (see _shape) the compiler computed once."""
+    if type(s) is not frozenset and not is_set(s):
+        raise no_membership(x, s)
     if x in s:
         return type(s) is not frozenset or unmistakable(x) or _found_same_kind(x, s, shape)
     if type(s) is frozenset and s:

@@ -820,6 +820,24 @@ def not_a_set(v) -> EvalError:
                      f"{show(v)}.")
 
 
+def is_set(v) -> bool:
+    """Is v a set (finite or not)? A recursively defined function is lazy like a set but
+    is a function (it has `apply`)."""
+    return type(v) is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply")
+
+
+def no_membership(x, s) -> EvalError:
+    """TLC's error for x \\in s where s is no set (a tuple, record, function, string...):
+    Python's `in` would answer, searching a tuple's items or a string's letters."""
+    if type(s) is tuple:
+        return EvalError("Attempted to check set membership in a tuple value.")
+    if type(s) is Fn and s[0] and all(type(k) is str for k in s[0]):
+        return EvalError(f"Attempted to check if element:\n{show(x)}\nis in the record:\n"
+                         f"{show(s)}")
+    return EvalError(f"Attempted to check if the value:\n{show(x)}\nis an element of the "
+                     f"{kind_name(s)} {show(s)}")
+
+
 def kind_name(v) -> str:
     """The kind of a value as TLC's messages name it."""
     t = type(v)
@@ -831,7 +849,7 @@ def kind_name(v) -> str:
         return "string"
     if t is ModelValue:
         return "model value"
-    if t is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply"):
+    if is_set(v):
         return "set"
     return "function"
 

@@ -854,3 +854,60 @@ def test_a_quantifier_of_next_over_no_set_fails_after_the_initial_states(tmp_pat
     assert "TLC encountered a non-enumerable quantifier bound\n<<1, 2>>." in out
     assert "State 1: <Initial predicate>" in out
     assert "1 states generated, 1 distinct states found" in out
+
+
+@pytest.mark.parametrize("inv, message", [
+    # IsFiniteSet answered TRUE for any value that is no lazy set: TLC 2.18 stops (75)
+    ("IsFiniteSet(x)", "Attempted to check if the integer 0 is a finite set."),
+    ('IsFiniteSet("ab")', 'Attempted to check if the string "ab" is a finite set.'),
+    # ... and FALSE for a filter of an infinite set, which TLC cannot decide
+    ("~IsFiniteSet({n \\in Nat : n < x})",
+     "Attempted to check if expression of form {x \\in S : p(x)} is a finite set, but cannot "
+     "check if S:\nNat\nis finite."),
+    # a key of f @@ g of another kind than f's keys: TLC compares them (a dict merged them)
+    ('DOMAIN (("a" :> 1) @@ (2 :> 3)) # {}',
+     'Attempted to check equality of integer 2 with non-integer:\n"a"'),
+])
+def test_library_operators_on_values_tlc_refuses(tmp_path, inv, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == UNCHANGED x\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n",
+                      extends="Naturals, FiniteSets, TLC")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("error", 1)
+    assert message in o.message
+
+
+def test_library_operators_tlc_answers_still_answer(tmp_path):
+    # TLC: IsFiniteSet of a tuple, record or function is TRUE; of Nat \cup {1} FALSE
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == UNCHANGED x\n"
+                                "Inv == /\\ IsFiniteSet(<<1>>) /\\ IsFiniteSet([a |-> 1])\n"
+                                "       /\\ ~IsFiniteSet(Nat \\cup {1}) /\\ IsFiniteSet(1..3)\n"
+                                "       /\\ IsFiniteSet({n \\in 1..5 : n < 3})\n"
+                                '       /\\ (1 :> 2) @@ (2 :> 3) = <<2, 3>>\n'
+                                '       /\\ [a |-> 1] @@ [b |-> 2] = [a |-> 1, b |-> 2]',
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n",
+                      extends="Naturals, FiniteSets, TLC")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1)
+
+
+def test_a_constant_isfinite_of_a_number_is_an_error_not_a_traceback(tmp_path):
+    """`IsFiniteSet(3)` was generated as `3.finite`, a Python syntax error (a traceback)."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = IsFiniteSet(3)\nNext == UNCHANGED x",
+                      extends="Naturals, FiniteSets")
+    rc, out = cli("check", str(spec))
+    assert rc == 75, out
+    assert "Attempted to check if the integer 3 is a finite set." in out
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("key", ['"foo"', "-1"])
+def test_tlcset_of_a_key_tlc_refuses_is_an_error(tmp_path, key):
+    """TLC 2.18: "The first argument of TLCSet should be a nonnegative integer" (75, 0 states);
+    kipcheck kept the value in a register of its own and passed."""
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0 /\\ TLCSet({key}, 1)\n"
+                                "Next == UNCHANGED x", extends="Integers, TLC")
+    rc, out = cli("check", str(spec))
+    assert rc == 75, out
+    assert "The first argument of TLCSet should be a nonnegative integer, but instead it is:" in out
+    assert "0 distinct states found" in out

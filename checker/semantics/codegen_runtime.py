@@ -324,7 +324,11 @@ def tlc_get(key):
 
 
 def tlc_set(key, value):
-    """TLC's TLCSet: set a register, be TRUE."""
+    """TLC's TLCSet: set a register (a nonnegative integer; "exit" and "pause" are TLC's
+    commands), be TRUE. Any other key is TLC's error, not a register of its own."""
+    if not (type(key) is int and key >= 0 or key == "exit" or key == "pause"):
+        raise EvalError("The first argument of TLCSet should be a nonnegative integer, but "
+                        f"instead it is:\n{show(key)}")
     runtime.TLC_REGISTERS[key] = value
     return True
 

@@ -32,7 +32,7 @@ NATIVE = {
     ("Sequences", "SubSeq"): "subseq({0}, {1}, {2})",
     ("Sequences", "SelectSeq"): "selectseq({0}, {1})",
     ("FiniteSets", "Cardinality"): "card({0})",
-    ("FiniteSets", "IsFiniteSet"): "(not isinstance({0}, LazySet) or {0}.finite)",
+    ("FiniteSets", "IsFiniteSet"): "is_finite_set({0})",
     ("TLC", ":>"): "fn_single({0}, {1})", ("TLC", "@@"): "fn_merge({0}, {1})",
     ("TLC", "Print"): "(tlc_print({0}, {1}) and {1})",
     ("TLC", "PrintT"): "tlc_print_t({0})",

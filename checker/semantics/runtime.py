@@ -54,7 +54,7 @@ from .values import (
 
 __all__ = [
     "app", "app_n", "field", "except_", "domain", "in_domain", "setenum", "cup", "cap", "diff",
-    "subseteq", "card",
+    "subseteq", "card", "is_finite_set",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
@@ -318,6 +318,24 @@ def subseteq(a, b):
     return all(member(x, b) for x in _set(a))
 
 
+def is_finite_set(v) -> bool:
+    """IsFiniteSet(v) as TLC answers it: a set's own finiteness; a tuple, record or function
+    is finite (TLC's isFinite of such values is TRUE); a filter of an infinite set, a
+    recursively defined function and a value of another kind are TLC's errors."""
+    if type(v) is frozenset:
+        return True
+    if type(v) is tuple or type(v) is Fn:
+        return True
+    if isinstance(v, FilterSet) and not v.finite:
+        raise EvalError("Attempted to check if expression of form {x \\in S : p(x)} is a "
+                        f"finite set, but cannot check if S:\n{show(v.base)}\nis finite.")
+    if is_set(v):
+        return v.finite
+    if isinstance(v, LazySet):  # a recursively defined function
+        raise EvalError(f"Attempted to check if the function:\n{show(v)}\nis a finite set.")
+    raise EvalError(f"Attempted to check if the {kind_name(v)} {show(v)} is a finite set.")
+
+
 def card(s):
     if type(s) is frozenset:
         return len(s)
@@ -462,9 +480,18 @@ def fn_single(k, v):
 
 
 def fn_merge(f, g):
-    """f @@ g: f where both are defined."""
-    pairs = dict(_pairs(g))
-    pairs.update(_pairs(f))
+    """f @@ g: f where both are defined. TLC compares each key of g with f's keys, so keys of
+    different kinds (2 and "a") are its error, where a dict would just merge them."""
+    pf, pg = _pairs(f), _pairs(g)
+    if pf and pg:
+        kinds = {kind_name(k): k for k, _ in pf if type(k) is not ModelValue}
+        for k, _ in pg:
+            kind = kind_name(k)
+            other = next((x for kk, x in kinds.items() if kk != kind), None)
+            if other is not None and type(k) is not ModelValue:
+                raise EvalError(_unequal_kinds(k, kind, other))
+    pairs = dict(pg)
+    pairs.update(pf)
     return make_fn(pairs.items())
 
 

@@ -47,3 +47,49 @@ def test_they_compile_to_pythons_comparison(tmp_path):
     assert same and all(line.count(" == (_k") == 2 and line.count(" != (_k") == 1
                         and line.count(") != (s[0])") == 1 and line.count("eq(") == 1
                         for line in same)
+
+
+# Typed model values (a name "x_rest": type x). TLC 2.18 on each invariant below with
+# `CONSTANTS a = n_a  b = n_b  S = {p_1, p_2}`: exit 75 (TLC's error) or 0.
+TYPED = [
+    ("x # 1", "Attempted to check equality of typed model value n_a and non-model value\n1"),
+    ('"s" # x',
+     'Attempted to check equality of the typed model value n_a and the non-model value\n"s"'),
+    ("<<x>> # <<1>>", "Attempted to check equality of typed model value n_a"),
+    ("{x} # {1}", "Attempted to check equality of typed model value n_a"),
+    ("[f |-> x] # [f |-> 1]", "Attempted to check equality of typed model value n_a"),
+    ("x # S0", "Attempted to check equality of the differently-typed model values n_a and p_1"),
+    ("x \\notin {1, 2}", "Attempted to check equality of typed model value n_a"),
+    ("1 \\notin {x}", "Attempted to check equality of the typed model value n_a"),
+    ("x \\notin Nat", "Attempted to check if the typed model value n_a is an element of\nNat"),
+    ("x \\notin 1..2", "typed model value n_a"),
+]
+
+
+@pytest.mark.parametrize("inv, message", TYPED)
+def test_a_typed_model_value_compared_with_another_kind_is_an_error(tmp_path, inv, message):
+    """Was a silent pass: a typed model value compared like an untyped one, unequal to all."""
+    (tmp_path / "T.tla").write_text(
+        "---- MODULE T ----\nEXTENDS Naturals\nCONSTANTS a, b, S\nVARIABLE x\n"
+        f"S0 == CHOOSE s \\in S : TRUE\nInit == x = a\nNext == UNCHANGED x\nInv == {inv}\n====\n")
+    (tmp_path / "T.cfg").write_text("CONSTANTS a = n_a\n b = n_b\n S = {p_1, p_2}\n"
+                                    "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(tmp_path / "T.tla")
+    assert (o.verdict, o.distinct_states) == ("error", 1)
+    assert message in o.message
+
+
+def test_typed_model_values_of_one_type_or_untyped_ones_compare_as_before(tmp_path):
+    # TLC 2.18: no error, 2 distinct states; a set of the .cfg is searched without comparing
+    # (`1 \notin S`, `x \notin S`), as is `x \notin DOMAIN f`; `{x, 1}` is built without one
+    (tmp_path / "T.tla").write_text(
+        "---- MODULE T ----\nEXTENDS Naturals\nCONSTANTS a, b, S, none\nVARIABLE x\n"
+        "Init == x \\in {a, b}\nNext == UNCHANGED x\n"
+        "Inv == /\\ (x # b \\/ x = b) /\\ x # none /\\ 1 \\notin S /\\ x \\notin S\n"
+        "       /\\ x \\notin DOMAIN [i \\in {1} |-> 0] /\\ Cardinality({x, 1}) = 2\n====\n")
+    (tmp_path / "T.cfg").write_text("CONSTANTS a = n_a\n b = n_b\n S = {p_1, p_2}\n"
+                                    " none = none\nINIT Init\nNEXT Next\nINVARIANT Inv\n")
+    (tmp_path / "T.tla").write_text((tmp_path / "T.tla").read_text().replace(
+        "EXTENDS Naturals", "EXTENDS Naturals, FiniteSets"))
+    o = check(tmp_path / "T.tla")
+    assert (o.verdict, o.distinct_states) == ("ok", 2)

@@ -14,7 +14,7 @@ from .constant_fold import trivial
 from .natives import BOOL_BUILTINS, BOOL_OPERANDS, BOOL_VALUED
 from .runtime import B_AND_P, B_AND_Q, B_CASE, B_FILTER, B_IF, B_OR_P, B_OR_Q, B_VALUE
 from .scope import LOCAL, LOCAL_RE, CompileError, Env, union_flags
-from .values import EvalError, ModelValue, ordered
+from .values import TYPED_MODEL_VALUES, EvalError, ModelValue, ordered
 
 
 class ExprsMixin:
@@ -245,7 +245,8 @@ class ExprsMixin:
         is an error to compare with one), or a constant set that is no finite set (Nat,
         [S -> T], ...: their tests check kinds) or a set of model values; else runtime.member
         checks kinds when the element is not found."""
-        if set_code in ("NAT", "INT", "STRING", "_EMPTY"):
+        if set_code == "_EMPTY" or set_code in ("NAT", "INT", "STRING") and not \
+                TYPED_MODEL_VALUES[0]:
             return True
         if self._model_value_code(elem_code):
             return True
@@ -253,12 +254,16 @@ class ExprsMixin:
             return False
         value = self.g[set_code]
         if type(value) is not frozenset:
-            return isinstance(value, runtime.LazySet)
-        return all(type(x) is ModelValue for x in value)
+            return isinstance(value, runtime.LazySet) and not TYPED_MODEL_VALUES[0]
+        return all(type(x) is ModelValue and not x.typed for x in value)
 
     def _model_value_code(self, code: str) -> bool:
-        """Is code a constant holding a model value?"""
-        return code.isidentifier() and type(self.g.get(code)) is ModelValue
+        """Is code a constant holding a model value that compares with anything (an untyped
+        one: see ModelValue.typed)?"""
+        if not code.isidentifier():
+            return False
+        v = self.g.get(code)
+        return type(v) is ModelValue and not v.typed
 
     def _is_int_code(self, code: str) -> bool:
         return _INT_LITERAL_RE.fullmatch(code) is not None or code in self._int_codes
@@ -431,6 +436,10 @@ class ExprsMixin:
             if self._plain_membership(c[0], c[1]):
                 return f"({c[0]} {'not in' if neg else 'in'} {c[1]})", flags
             d = args[1]
+            if TYPED_MODEL_VALUES[0] and (type(d) is ast.SetEnum
+                                          or type(d) is ast.OpApp and d.op == ".."):
+                # a set written here: TLC compares x with each element (see member_written)
+                return f"{neg}member_written({c[0]}, {c[1]})", flags
             if type(d) is ast.OpApp and d.op == "DOMAIN" and c[1].startswith("domain("):
                 # x \in DOMAIN f: tested on f, without building its domain
                 return f"{'not ' if neg else ''}in_domain({c[0]}, {c[1][7:-1]})", flags

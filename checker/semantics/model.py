@@ -19,6 +19,7 @@ from .natives import STANDARD
 from .runtime import AssertFailure
 from .scope import IMPURE, NEXT, READS, CompileError, Env
 from .values import (
+    TYPED_MODEL_VALUES,
     EvalError,
     Fn,
     ModelValue,
@@ -57,6 +58,14 @@ def cfg_value(v: CfgValue):
     if v.kind == "tuple":
         return tuple(cfg_value(x) for x in v.value)
     raise ConfigError(f"unsupported value {v}", v.span)
+
+
+def _has_typed(v) -> bool:
+    if type(v) is ModelValue:
+        return bool(v.typed)
+    if type(v) in (frozenset, tuple):
+        return any(map(_has_typed, v))
+    return False
 
 
 def _activation(deadlock: bool):
@@ -102,6 +111,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     for name, value in (overrides_cli or {}).items():
         overrides.pop(name, None)
         constants[name] = value
+    # typed model values make comparisons look for them (ModelValue.typed): this model's own
+    TYPED_MODEL_VALUES[0] = any(map(_has_typed, (*constants.values(), *module_values.values())))
     variables = list(scope.variables)
     compiler = Compiler(loaded.scopes, loaded.root.name, variables, constants, overrides)
     compiler.module_values = module_values

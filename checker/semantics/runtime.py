@@ -17,6 +17,7 @@ from .values import (
     REAL,
     SMALL_INTERVALS,
     STRING,
+    TYPED_MODEL_VALUES,
     UNKNOWN,
     Difference,
     EvalError,
@@ -49,6 +50,7 @@ from .values import (
     same_kinds,
     show,
     tlc_key,
+    typed_clash,
     unmistakable,
 )
 
@@ -59,7 +61,8 @@ __all__ = [
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
-    "member_k", "member_since", "added_since", "not_member_k", "setmap", "map_domain",
+    "member_k", "member_written", "not_member_written", "member_since", "added_since",
+    "not_member_k", "setmap", "map_domain",
     "setfilter", "sfilter", "funcons", "each", "eq", "BOOLEAN", "INT", "NAT", "REAL", "STRING",
     "EvalError", "Fn",
     "FuncSet", "LazySet", "ModelValue", "PowerSet", "Product", "RecordSet", "SeqSet", "as_set",
@@ -563,6 +566,10 @@ def eq(a, b):
             return _tlc_equals(a, b) if a[0] == b[0] else _fn_equals(a, b)
         elif t is frozenset and len(a) == len(b) and _shape(a) != _shape(b):
             return _tlc_equals(a, b)
+        elif t is ModelValue and TYPED_MODEL_VALUES[0]:
+            clash = typed_clash(a, b)
+            if clash is not None:
+                raise clash
         return False
     if a is UNKNOWN or b is UNKNOWN:
         raise UnknownUsed
@@ -570,6 +577,10 @@ def eq(a, b):
         return _fn_equals(a, b)
     ka, kb = kind_name(a), kind_name(b)
     if ka == kb or ka == "model value" or kb == "model value":
+        if TYPED_MODEL_VALUES[0]:
+            clash = typed_clash(a, b)
+            if clash is not None:
+                raise clash
         return a == b
     raise EvalError(_unequal_kinds(a, ka, b))
 
@@ -704,6 +715,39 @@ _SHAPES: dict = {}
 _LAST_SET: list = [None, None]  # the set whose shape was asked last, and its shape
 
 
+def _typed_member(x, s) -> None:
+    """x \\in s found x absent, in a model with typed model values: TLC's error for a
+    typed x tested against a set of numbers, strings, functions... (Nat, 1..3, [S -> T]).
+    Not for a finite set of values: TLC compares x with its elements when the set was just
+    built ({1, 2}) but not once it is normalised (a set from the .cfg, a variable's value,
+    DOMAIN f), which kipcheck cannot tell apart; it does not report either."""
+    if type(x) is ModelValue and x.typed and (
+            s is NAT or s is INT or s is STRING
+            or isinstance(s, (Interval, FuncSet, RecordSet, SeqSet, PowerSet, Product))):
+        raise EvalError(f"Attempted to check if the typed model value {x.name} is an "
+                        f"element of\n{show(s)}")
+
+
+def member_written(x, s) -> bool:
+    """x \\in s for a set written in place ({1, 2}, 1..3), in a model with typed model
+    values: TLC searches such a set element by element, so a typed model value and a value
+    it cannot be compared with meet (either way round), which is TLC's error."""
+    if member(x, s):
+        return True
+    if type(s) is frozenset:
+        for e in s:
+            clash = typed_clash(x, e)
+            if clash is not None:
+                raise clash
+    else:
+        _typed_member(x, s)
+    return False
+
+
+def not_member_written(x, s) -> bool:
+    return not member_written(x, s)
+
+
 def member(x, s) -> bool:
     """x \\in s. TLC compares x with the elements, so an x of another kind than an element
     is an error (a model value excepted); looked at when x is not found, and when Python
@@ -712,6 +756,8 @@ def member(x, s) -> bool:
         raise no_membership(x, s)
     if has(s, x):
         return True
+    if TYPED_MODEL_VALUES[0]:
+        _typed_member(x, s)
     if type(s) is frozenset and s and type(x) is not ModelValue:
         _check_kinds(x, s)
     return False
@@ -742,6 +788,8 @@ def member_k(x, s, shape) -> bool:
         raise no_membership(x, s)
     if x in s:
         return type(s) is not frozenset or unmistakable(x) or _found_same_kind(x, s, shape)
+    if TYPED_MODEL_VALUES[0]:
+        _typed_member(x, s)
     if type(s) is frozenset and s:
         _check_kinds(x, s, shape)
     return False

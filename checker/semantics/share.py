@@ -25,7 +25,7 @@ from .values import Fn, ModelValue
 # iterator results, no callbacks).
 PURE = frozenset({
     "app", "app_n", "field", "eq", "neq", "except_", "except_path", "except2", "member",
-    "member_k", "is_finite_set",
+    "member_k", "is_finite_set", "member_written", "not_member_written",
     "not_member", "not_member_k", "cup", "cap", "diff", "card", "subseteq", "domain",
     "in_domain", "add", "sub", "mul", "gt", "lt", "le", "ge", "big_union", "setenum", "boolean",
     "frozenset", "Fn",

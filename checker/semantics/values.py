@@ -83,6 +83,34 @@ def intern_index(name: str) -> int:
 
 
 _MV_BASE = 1 << 62  # model values are ints far beyond anything a spec computes
+# Has a typed model value (see ModelValue.typed) been made? Only then do comparisons look
+# for one: models without any pay nothing.
+TYPED_MODEL_VALUES = [False]
+
+
+def typed_name(name: str) -> bool:
+    return len(name) > 2 and name[1] == "_"
+
+
+def typed_clash(a, b) -> EvalError | None:
+    """TLC's error for comparing a with b when one is a typed model value that cannot be
+    compared with the other (a value that is no model value, or one of another type)."""
+    ta = a.typed if type(a) is ModelValue else None
+    tb = b.typed if type(b) is ModelValue else None
+    if ta is None and tb is None:
+        return None
+    if ta is not None and tb is not None:
+        if ta and tb and ta != tb:
+            return EvalError(f"Attempted to check equality of the differently-typed model "
+                             f"values {a.name} and {b.name}")
+        return None
+    if ta:
+        return EvalError(f"Attempted to check equality of typed model value {a.name} and "
+                         f"non-model value\n{show(b)}")
+    if tb:
+        return EvalError(f"Attempted to check equality of the typed model value {b.name} and "
+                         f"the non-model value\n{show(a)}")
+    return None
 
 
 class ModelValue(int):
@@ -102,11 +130,21 @@ class ModelValue(int):
             mv = cls._table[name] = int.__new__(cls, _MV_BASE + len(cls._table))
             cls._names[int(mv)] = name
             intern_index(name)
+            if typed_name(name):
+                TYPED_MODEL_VALUES[0] = True
         return mv
 
     @property
     def name(self) -> str:
         return ModelValue._names[int(self)]
+
+    @property
+    def typed(self) -> str:
+        """TLC's type of a model value named "x_rest" (any character x, a longer name): x;
+        "" for an untyped one. A typed model value may be compared only with model values of
+        its type or untyped ones; anything else is TLC's error."""
+        name = self.name
+        return name[0] if typed_name(name) else ""
 
     @property
     def order(self) -> int:

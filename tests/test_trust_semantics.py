@@ -911,3 +911,18 @@ def test_tlcset_of_a_key_tlc_refuses_is_an_error(tmp_path, key):
     assert rc == 75, out
     assert "The first argument of TLCSet should be a nonnegative integer, but instead it is:" in out
     assert "0 distinct states found" in out
+
+
+def test_an_action_property_reached_through_an_instance_is_checked_at_each_step(tmp_path):
+    """`P == I!P` with `P == [][v < 2]_v` in the instanced module: TLC 2.18 checks it as an
+    action property during the search ("Action property I!P is violated", 4 states, a trace of
+    4; with deadlock checking on, still exit 13). kipcheck did not see the [][A]_v through the
+    instance: a liveness check after the whole search (11 states, a trace of 5 ending in
+    stuttering), and a deadlock first where deadlock checking was on."""
+    (tmp_path / "Inner.tla").write_text("---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLE v\n"
+                                        "P == [][v < 2]_v\n====\n")
+    spec = write_spec(tmp_path, "VARIABLE x\nI == INSTANCE Inner WITH v <- x\nInit == x = 0\n"
+                                "Next == x < 10 /\\ x' = x + 1\nP == I!P",
+                      "INIT Init\nNEXT Next\nPROPERTY P\n")
+    o = check(spec)
+    assert (o.verdict, o.property, o.distinct_states, o.trace_length) == ("property", "P", 4, 4)

@@ -535,13 +535,16 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
         for x in e.args:
             _flatten_conj(tr, x, env, out, depth + 1)
         return
+    target = None
     if isinstance(e, ast.Ident) and e.name not in env.locals:
         target = tr.c.user_def(e, env)  # follows the .cfg's `Name <- Other`
-        if target is not None and not target[0].params:
-            body, denv = target[0].body, target[1]
-            if tr.is_temporal(body, denv):
-                _flatten_conj(tr, body, denv, out, depth + 1)
-                return
+    elif isinstance(e, ast.InstanceRef) and not e.args and e.path[0][0] not in env.locals:
+        target = tr.c.instance_def(e, env)  # I!P: P's definition in I's frame
+    if target is not None and isinstance(target[0], ast.OpDef) and not target[0].params:
+        body, denv = target[0].body, target[1]
+        if tr.is_temporal(body, denv):
+            _flatten_conj(tr, body, denv, out, depth + 1)
+            return
     out.append((e, env))
 
 

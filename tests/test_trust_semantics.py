@@ -926,3 +926,23 @@ def test_an_action_property_reached_through_an_instance_is_checked_at_each_step(
                       "INIT Init\nNEXT Next\nPROPERTY P\n")
     o = check(spec)
     assert (o.verdict, o.property, o.distinct_states, o.trace_length) == ("property", "P", 4, 4)
+
+
+def test_tlcset_exit_ends_the_search_as_tlc_does(tmp_path):
+    """TLC 2.18: "Model checking completed. No error has been found." with 4 generated,
+    4 distinct, 1 left on the queue (the search stops after the state whose expansion
+    evaluated TLCSet("exit", TRUE)); kipcheck ignored the request: 6 states, and an invariant
+    beyond the stop was reported violated."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\n"
+                                "Next == x < 5 /\\ x' = x + 1\n"
+                                "        /\\ (x = 2 => TLCSet(\"exit\", TRUE))\n"
+                                "Inv == x < 4",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+                      extends="Naturals, TLC")
+    o = check(spec)
+    assert (o.verdict, o.states_generated, o.distinct_states, o.states_left) == ("ok", 4, 4, 1)
+    # where the workers would stop depends on how they interleave: refused there
+    o = check(spec, workers=2)
+    assert o.verdict == "error"
+    assert o.message.startswith('TLCSet("exit", TRUE) is not supported during a search with '
+                                "--workers")

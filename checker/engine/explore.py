@@ -24,7 +24,7 @@ from ..interface import (  # noqa: F401  (Model, Step, Result: re-exported for c
     error_message,
     step_of,
 )
-from ..semantics.runtime import AssertFailure
+from ..semantics.runtime import EXIT_REQUESTED, AssertFailure
 from ..semantics.values import NotAssigned, same_kinds
 from ..verdicts import ASSERT, DEADLOCK, ERROR, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .frontier import Frontier
@@ -232,6 +232,8 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
         add_seen, add_link = seen.add, links.add
     # halt[0]: stop before the next state to write a checkpoint (and, if interrupted[0], stop)
     halt, interrupted = [False], [False]
+    exit_requested = EXIT_REQUESTED
+    exit_requested[0] = False
     saver = None
     if plan is not None and plan.directory is not None:
         saver = _Saver(plan, seen, links, queue, stats, coverage, outdeg, halt, interrupted)
@@ -542,8 +544,12 @@ def _explore(model: Model, max_depth: int | None, progress: Callable | None,
                 collector.tick(expanded)
             if model.check_deadlock and stats["generated"] == before:
                 raise _Stop(DEADLOCK, None, trace_to(key, level))
-        # A cut graph (--max-depth) has false dead ends: liveness stays undecided.
-        if recorder is not None and not cut_at(max_depth, stats["depth"]):
+            if exit_requested[0]:  # TLCSet("exit", TRUE): TLC ends here, without an error
+                break
+        # A cut graph (--max-depth, TLCSet("exit")) has false dead ends: liveness stays
+        # undecided.
+        if recorder is not None and not cut_at(max_depth, stats["depth"]) \
+                and not exit_requested[0]:
             _check_liveness(model, recorder.finish())
         verdict, prop, trace, message, error_at, exc = OK, None, [], None, None, None
         loop = loop_step = None

@@ -329,6 +329,14 @@ def tlc_set(key, value):
     if not (type(key) is int and key >= 0 or key == "exit" or key == "pause"):
         raise EvalError("The first argument of TLCSet should be a nonnegative integer, but "
                         f"instead it is:\n{show(key)}")
+    if key == "exit" and value is True:
+        live = RUN["live"]  # a search spread over processes gives backends.CountsRefused
+        refused = live() if live is not None else None
+        if hasattr(refused, "how"):
+            raise EvalError(f'TLCSet("exit", TRUE) is not supported during a search '
+                            f'{refused.how}: where it stops would depend on how '
+                            f'{refused.why} interleave; check this model with {refused.instead}')
+        runtime.EXIT_REQUESTED[0] = True
     runtime.TLC_REGISTERS[key] = value
     return True
 

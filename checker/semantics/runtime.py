@@ -545,6 +545,9 @@ def java_time():
 
 
 TLC_REGISTERS: dict = {}
+# TLCSet("exit", TRUE) was evaluated: the search stops after the state it is expanding, with
+# no error (as TLC does; the local engine's breadth-first search looks at it)
+EXIT_REQUESTED = [False]
 
 
 def eq(a, b):

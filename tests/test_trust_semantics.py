@@ -946,3 +946,28 @@ def test_tlcset_exit_ends_the_search_as_tlc_does(tmp_path):
     assert o.verdict == "error"
     assert o.message.startswith('TLCSet("exit", TRUE) is not supported during a search with '
                                 "--workers")
+
+
+@pytest.mark.parametrize("body, rc, message", [
+    # an unbounded CHOOSE or quantifier is TLC's error where it is evaluated, and only there:
+    # kipcheck refused the spec (150) even in a branch never taken, and a definition holding
+    # one, used in Init, ended in a Python NameError (its name was registered, never defined)
+    ("NoVal == CHOOSE v : v \\notin {1, 2}\nInit == x = NoVal\nNext == UNCHANGED x", 75,
+     "TLC attempted to evaluate an unbounded CHOOSE."),
+    ("Op == \\E v : v = 1\nInit == x = Op\nNext == UNCHANGED x", 75,
+     "TLC attempted to evaluate an unbounded \\E.\nMake sure that the expression is of form "
+     "\\E x \\in S: P(x)."),
+    ("Init == x = 0\nNext == IF x > 3 THEN \\E v : x' = v ELSE UNCHANGED x", 0, None),
+    ("Init == x = 0\nNext == IF x > 3 THEN x' = CHOOSE v : v = 7 ELSE UNCHANGED x", 0, None),
+    ("NoVal == CHOOSE v : v \\notin {1, 2}\nInit == x = 0\nNext == UNCHANGED x", 0, None),
+    # Assert fails on anything but TRUE (TLC 2.18: exit 14, not an error about the kind)
+    ('Init == x = 0\nNext == Assert(1, "m") /\\ x\' = x', 14,
+     'The first argument of Assert evaluated to FALSE; the second argument was:\n"m"'),
+])
+def test_errors_tlc_reports_only_when_it_evaluates_them(tmp_path, body, rc, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\n{body}", extends="Naturals, TLC")
+    code, out = cli("check", str(spec))
+    assert code == rc, out
+    assert "Traceback" not in out
+    if message is not None:
+        assert message in out

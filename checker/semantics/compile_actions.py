@@ -327,11 +327,12 @@ class ActionsMixin:
             self.primes = saved
             return
         if isinstance(e, ast.Quant) and e.kind == "E":
+            if any(b.domain is None for b in e.bounds):  # TLC's error when it is evaluated
+                lines.append(f'{"    " * depth}unbounded_quant("E")')
+                return
             inner = env
             d = depth
             for b in e.bounds:
-                if b.domain is None:
-                    raise CompileError("TLC cannot handle an unbounded \\E in an action", e.span)
                 dom, _ = self.expr(b.domain, inner)
                 binds = {}
                 if b.tuple:

@@ -180,12 +180,17 @@ class DefsMixin:
         for p in d.params:
             local = self._local(p.name)
             params[p.name] = ("op", local, p.arity) if p.arity else ("val", local)
-        # Register first so recursive calls find it.
+        # Register first so recursive calls find it; forgotten if the body does not compile
+        # (a caller that catches the error must not find a name that was never defined).
         self._defs[key] = (fname, STATE)
         keep = self.mode == "primed"  # a definition primed as a whole reads the next state
-        with self._mode("primed" if keep else "expr", self.primes if keep else None):
-            body, flags = self.expr(d.body, denv.bind(params))
-            fold = None if keep else self.fold_source(d, denv.bind(params), params, body)
+        try:
+            with self._mode("primed" if keep else "expr", self.primes if keep else None):
+                body, flags = self.expr(d.body, denv.bind(params))
+                fold = None if keep else self.fold_source(d, denv.bind(params), params, body)
+        except BaseException:
+            self._defs.pop(key, None)
+            raise
         flags &= ~LOCAL
         plist = ", ".join(b[1] for b in params.values())
         self._define(fold or f"def {{name}}(s, t{', ' if plist else ''}{plist}):\n"

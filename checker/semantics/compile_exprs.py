@@ -145,13 +145,11 @@ class ExprsMixin:
         if t is ast.Quant:
             return self._quant(e, env)
         if t is ast.Choose:
+            if e.bound.domain is None:  # TLC's error when (and only if) it is evaluated
+                return "unbounded_choose()", 0
             body_env, comp, flags = self._comprehension((e.bound,), env)
             body, f2 = self.expr(e.body, body_env)
-            dom, f3 = self.expr(e.bound.domain, env) if e.bound.domain is not None else (None, 0)
-            if dom is None:
-                raise CompileError("TLC attempted to evaluate an unbounded CHOOSE.\nMake sure "
-                                   "that the expression is of form CHOOSE x \\in S: P(x).",
-                                   e.span)
+            dom, f3 = self.expr(e.bound.domain, env)
             var = comp[0][0]
             if body == "True":
                 return f"least({dom})", f3
@@ -353,6 +351,8 @@ class ExprsMixin:
     def _quant(self, e: ast.Quant, env: Env):
         if e.kind not in ("A", "E"):
             raise CompileError("temporal quantifiers are only allowed in properties", e.span)
+        if any(b.domain is None for b in e.bounds):  # TLC's error when it is evaluated
+            return f'unbounded_quant("{e.kind}")', 0
         body_env, comp, flags = self._comprehension(e.bounds, env)
         body, f2 = self.cond(e.body, body_env, B_VALUE)
         loops = " ".join(f"for {v} in each({d})" for v, d in comp)

@@ -59,7 +59,9 @@ __all__ = [
     "subseteq", "card", "is_finite_set",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
-    "to_string", "tlc_print", "tlc_assert", "choose", "truth", "boolean", "enum",
+    "to_string", "tlc_print", "tlc_assert", "choose", "unbounded_choose", "unbounded_quant",
+    "truth", "boolean",
+    "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
     "member_k", "member_written", "not_member_written", "member_since", "added_since",
     "not_member_k", "setmap", "map_domain",
@@ -534,7 +536,10 @@ def tlc_print(out, val):
 
 
 def tlc_assert(cond, msg, span=None):
-    if not truth(cond):
+    """TLC's Assert: anything but TRUE fails the assertion (a number too, as TLC has it)."""
+    if cond is not True:
+        if cond is UNKNOWN:  # in ENABLED: undecided here
+            raise UnknownUsed
         raise AssertFailure(f"The first argument of Assert evaluated to FALSE; the second "
                             f"argument was:\n{show(msg)}", span)
     return True
@@ -1037,6 +1042,16 @@ _KIND_OF = {bool: "boolean", int: "integer", str: "string", ModelValue: "model v
 
 _SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "model value"}
 _FLAT_SEQS: dict = {}  # the types of a tuple's scalar parts -> the tuple's shape
+
+
+def unbounded_quant(kind: str):
+    raise EvalError(f"TLC attempted to evaluate an unbounded \\{kind}.\nMake sure that the "
+                    f"expression is of form \\{kind} x \\in S: P(x).")
+
+
+def unbounded_choose():
+    raise EvalError("TLC attempted to evaluate an unbounded CHOOSE.\nMake sure that the "
+                    "expression is of form CHOOSE x \\in S: P(x).")
 
 
 def choose(s, pred):

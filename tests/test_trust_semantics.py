@@ -971,3 +971,15 @@ def test_errors_tlc_reports_only_when_it_evaluates_them(tmp_path, body, rc, mess
     assert "Traceback" not in out
     if message is not None:
         assert message in out
+
+
+@pytest.mark.parametrize("defn", ["Act == x' = x + 1", "Act(n) == x' = n + 1"])
+def test_an_action_the_cfg_gives_a_value_is_that_value(tmp_path, defn):
+    """`Act = TRUE` in the .cfg for an action: TLC 2.18 evaluates Next with Act as TRUE, so x'
+    is never assigned (75, after 1 state); kipcheck expanded Act's own body and passed."""
+    call = "Act" if "(" not in defn else "Act(x)"
+    spec = write_spec(tmp_path, f"VARIABLE x\n{defn}\nInit == x = 0\nNext == x < 3 /\\ {call}",
+                      "CONSTANT Act = TRUE\nINIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+    code, out = cli("check", str(spec))
+    assert code == 75, out
+    assert "1 distinct states found" in out

@@ -76,9 +76,6 @@ def check_config(cfg: Config, scope: ModuleScope, modules: ModuleSet) -> None:
             known = ", ".join(sorted(scope.constants)) or "none"
             raise fail(f"{c.name!r} is not a constant of module {scope.name} "
                        f"(its constants: {known})", c.span)
-        if isinstance(c, ConstantAssignment) and sym.arity:
-            raise fail(f"{c.name!r} takes {sym.arity} argument(s): give it an operator with "
-                       f"`{c.name} <- Op`, not a value", c.span)
         if isinstance(c, ConstantSubstitution):
             target = scope.symbols.get(c.target)
             if target is None or target.kind not in ("operator", "constant", "function"):

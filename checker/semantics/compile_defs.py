@@ -34,6 +34,8 @@ class DefsMixin:
         if name in env.locals:
             return None
         sym = env.scope.symbols.get(name)
+        if sym is not None and env.frame is self.root_frame and name in self.constants:
+            return None  # the .cfg gives it a value: no definition to expand
         if sym is not None and sym.kind == "constant" and sym.arity:
             return self._substituted_def(sym, env, args)
         if sym is None or sym.kind != "operator" or not isinstance(sym.node, ast.OpDef):

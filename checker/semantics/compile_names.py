@@ -68,10 +68,8 @@ class NamesMixin:
                 if sym.name not in self.constants:
                     raise CompileError(f"the constant {sym.name!r} has no value in the "
                                        f"configuration", e.span)
-                value = self.constants[sym.name]
-                if args:
-                    raise CompileError(f"{sym.name!r} is not an operator", e.span)
-                return self.const_name(value), 0
+                # `CONSTANT F(_)` with `F = 6`: F(x) is 6 (as TLC has it)
+                return self.const_name(self.constants[sym.name]), 0
             sub = env.frame.subst.get(sym.name)
             if sub is None:
                 raise CompileError(f"no substitution for {sym.name!r}", e.span)
@@ -91,7 +89,9 @@ class NamesMixin:
         if target is not None:
             return self._override(target, args, e)
         if env.frame is self.root_frame and sym.name in self.constants and sym.kind in (
-                "operator", "function") and not args:
+                "operator", "function"):
+            # a definition the .cfg gives a value: that value, whatever the arguments (as
+            # TLC: `F = 6` for F(a) == ... makes F(x) 6)
             return self.const_name(self.constants[sym.name]), 0
         if sym.kind in ("operator", "function"):
             native = NATIVE.get((sym.module, sym.name))

@@ -90,3 +90,20 @@ Next == n < 3 /\\ n' = n + 1 /\\ (x' = <<1>> \\/ I!Step)
     (tmp_path / "L.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
     o = check(tmp_path / "L.tla", tmp_path / "L.cfg")
     assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 7, 11)
+
+
+def test_a_let_definition_reading_a_primed_variable_is_evaluated_where_it_is_used(tmp_path):
+    """TLC 2.18 evaluates a LET definition where it is used: `LET y == x' IN x' = 1 /\\ y = 1`
+    has 2 distinct states, and `LET y == x' IN y = 1 /\\ x' = 1` too (y = 1 assigns x'); the
+    nested `LET w == y + 1` 4. kipcheck computed y at the LET, before x' had a value (75)."""
+    from checker.api import check
+
+    cases = [("LET y == x' IN x' = 1 /\\ y = 1", 2),
+             ("LET y == x' IN y = 1 /\\ x' = 1", 2),
+             ("LET y == x' IN LET w == y + 1 IN x' = (x + 1) % 4 /\\ w > 0", 4)]
+    for nxt, distinct in cases:
+        (tmp_path / "L.tla").write_text("---- MODULE L ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                        f"Init == x = 0\nNext == {nxt}\n====\n")
+        (tmp_path / "L.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+        o = check(tmp_path / "L.tla")
+        assert (o.verdict, o.distinct_states) == ("ok", distinct), nxt

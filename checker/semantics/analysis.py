@@ -57,6 +57,11 @@ def def_mentions_prime(name: str, comp: Compiler, env: Env, seen: set,
         if b[0] == "def" and id(b[1]) not in seen:
             seen.add(id(b[1]))
             return mentions_prime(b[1].body, comp, b[2], seen, what)
+        if b[0] == "expr" and isinstance(b[1], ast.Node) and id(b[1]) not in seen:
+            # an argument passed by name, or a LET definition of an action compiled where
+            # it is used: what it stands for
+            seen.add(id(b[1]))
+            return mentions_prime(b[1], comp, b[2], seen, what)
         return False
     sym = env.scope.symbols.get(name)
     if sym is None or sym.module in STANDARD:

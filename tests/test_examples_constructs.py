@@ -205,7 +205,13 @@ def test_variables_without_an_initial_predicate_are_still_refused(tmp_path):
     """TLC: "The configuration file did not specify the initial state predicate."."""
     (tmp_path / "M.tla").write_text("---- MODULE M ----\nVARIABLE x\n====\n")
     (tmp_path / "M.cfg").write_text("\n")
-    with pytest.raises(ConfigError, match="neither SPECIFICATION nor both INIT and NEXT"):
+    with pytest.raises(ConfigError, match="The configuration file did not specify the "
+                                          "initial state predicate"):
+        check(tmp_path / "M.tla")
+    (tmp_path / "M.cfg").write_text("INIT I\n")
+    (tmp_path / "M.tla").write_text("---- MODULE M ----\nVARIABLE x\nI == x = 0\n====\n")
+    with pytest.raises(ConfigError, match="The configuration file did not specify the "
+                                          "next state predicate"):
         check(tmp_path / "M.tla")
 
 

@@ -90,9 +90,10 @@ def check_config(cfg: Config, scope: ModuleScope, modules: ModuleSet) -> None:
         raise fail(f"the configuration gives no value to the constant(s) {', '.join(missing)} "
                    f"of module {scope.name}", Span(cfg.file, 1, 1))
     if cfg.specification is None and (cfg.init is None or cfg.next is None):
-        if scope.variables:
-            raise fail("the configuration names neither SPECIFICATION nor both INIT and NEXT",
-                       Span(cfg.file, 1, 1))
+        if scope.variables:  # TLC's words (exit 151)
+            which = "initial" if cfg.init is None else "next"
+            raise fail(f"The configuration file did not specify the {which} state predicate "
+                       "(give SPECIFICATION, or INIT and NEXT).", Span(cfg.file, 1, 1))
     if cfg.specification is not None and (cfg.init or cfg.next):
         named = cfg.init or cfg.next
         raise fail("give either SPECIFICATION or INIT/NEXT, not both", named.span)

@@ -107,3 +107,22 @@ def test_a_let_definition_reading_a_primed_variable_is_evaluated_where_it_is_use
         (tmp_path / "L.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
         o = check(tmp_path / "L.tla")
         assert (o.verdict, o.distinct_states) == ("ok", distinct), nxt
+
+
+def test_a_recursive_operator_that_assigns_is_expanded_while_its_arguments_are_constant(
+        tmp_path):
+    """TLC 2.18 evaluates `Step(1)` with `Step(n) == IF n = 0 THEN x' = x + 1 ELSE Step(n-1)`
+    in place: 4 distinct states (x < 3 as the guard), and with a disjunction in the base case
+    10 (deadlock checking off). kipcheck stopped: "The evaluation recursed too deeply"."""
+    from checker.api import check
+
+    cases = [("IF n = 0 THEN x' = x + 1 ELSE Step(n - 1)", "x < 3 /\\ Step(1)", 4),
+             ("IF n = 0 THEN x' = x + 1 \\/ x' = x + 2 ELSE Step(n - 1)",
+              "x < 8 /\\ Step(2)", 10)]
+    for body, nxt, distinct in cases:
+        (tmp_path / "R.tla").write_text(
+            "---- MODULE R ----\nEXTENDS Naturals\nVARIABLE x\nRECURSIVE Step(_)\n"
+            f"Step(n) == {body}\nInit == x = 0\nNext == {nxt}\n====\n")
+        (tmp_path / "R.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+        o = check(tmp_path / "R.tla")
+        assert (o.verdict, o.distinct_states) == ("ok", distinct), body

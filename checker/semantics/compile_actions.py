@@ -302,6 +302,14 @@ class ActionsMixin:
             self.primes = dict(saved)
             return
         if isinstance(e, ast.If):
+            if self._unrolled:  # inside a recursive action: a constant test picks its branch
+                try:
+                    known = self.const_value(e.cond, env)
+                except NotConstant:
+                    known = None
+                if known is True or known is False:
+                    self._gen(e.then if known else e.else_, env, pending, lines, depth)
+                    return
             cond, _ = self.cond(e.cond, env, B_IF)
             lines.append(f"{pad}if {cond}:{self._tag(e.cond.span)}")
             saved = dict(self.primes)
@@ -415,12 +423,20 @@ class ActionsMixin:
         # A call of a user operator: TLC evaluates its body in place, so an \E or a
         # disjunction inside it enumerates (and may produce the same successor several times).
         target = self.user_def(e, env) or self._let_def(e, env)
-        if target is not None and id(target[0]) not in self._inlining:
+        unroll = None
+        if target is not None and (id(target[0]) in self._inlining
+                                   or _calls_itself(target[0])):
+            unroll = self._constant_args(target, env)
+        if target is not None and (id(target[0]) not in self._inlining or unroll is not None):
             d, denv, args = target
             self._inlining.add(id(d))
+            self._unrolled += unroll is not None
             try:
                 binds = {}
                 for p, a in zip(d.params, args, strict=True):
+                    if unroll is not None:  # a recursive call with constant arguments
+                        binds[p.name] = ("val", self.const_name(unroll[p.name]))
+                        continue
                     if p.arity:
                         binds[p.name] = self._op_arg(a, env, p.arity)
                     elif mentions_prime(a, self, env, set()) or self._is_variable(a, env):
@@ -435,7 +451,9 @@ class ActionsMixin:
                         binds[p.name] = ("val", local)
                 self._gen(d.body, denv.bind(binds), pending, lines, depth)
             finally:
-                self._inlining.discard(id(d))
+                if unroll is None:
+                    self._inlining.discard(id(d))
+                self._unrolled -= unroll is not None
             return
         if isinstance(e, ast.InstanceRef):
             resolved = self.instance_def(e, env)
@@ -459,6 +477,20 @@ class ActionsMixin:
                 return
         # Otherwise a guard.
         self._guard(e, env, pending, lines, depth)
+
+    def _constant_args(self, target, env: Env) -> dict | None:
+        """A recursive operator called again in an action (RECURSIVE Step(_), Step(n) ==
+        IF n = 0 THEN x' = x + 1 ELSE Step(n - 1)): its parameters' values when every
+        argument is a constant, so the call can be expanded once more (its IF tests then
+        fold, see _gen); None otherwise, or past 256 expansions."""
+        d, _, args = target
+        if self._unrolled >= 256 or any(p.arity for p in d.params):
+            return None
+        try:
+            return {p.name: self.const_value(a, env) for p, a in zip(d.params, args,
+                                                                      strict=True)}
+        except (NotConstant, CompileError):
+            return None
 
     def _lazy_fn(self, f, env: Env):
         """(key, bounds, body, body env) when f is a function TLC keeps unevaluated: a
@@ -854,3 +886,27 @@ class ActionsMixin:
         for _, _, local, init in defs:
             lines.append(f"{'    ' * depth}{local} = {init}")
         return inner
+
+
+_SELF_CALLS: dict = {}  # id(definition) -> (definition, does its body name it?)
+
+
+def _calls_itself(d) -> bool:
+    """Does a definition's body name the definition (a RECURSIVE operator)?"""
+    known = _SELF_CALLS.get(id(d))
+    if known is None or known[0] is not d:
+        name = getattr(d, "name", None)
+
+        def names(e) -> bool:
+            if isinstance(e, ast.Ident):
+                return e.name == name
+            if isinstance(e, ast.OpApp) and e.op == name:
+                return True
+            if isinstance(e, ast.Node):
+                return any(names(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
+            if isinstance(e, tuple):
+                return any(names(x) for x in e)
+            return False
+
+        known = _SELF_CALLS[id(d)] = (d, isinstance(d, ast.OpDef) and names(d.body))
+    return known[1]

@@ -86,6 +86,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMix
         self.line_spans: dict = {}  # (code file name, line) -> TLA+ span
         self.prime_cache: dict = {}  # (frame, module, name, what) -> mentions primes/variables
         self._inlining: set = set()  # definitions being expanded in an action (no recursion)
+        self._unrolled = 0  # recursive calls with constant arguments expanded (see _gen)
         # id(LET binding) -> (binding, the mode its value was compiled in): a LET definition
         # used under a prime it was not compiled under is compiled again there (see
         # compile_names._use_binding)

@@ -983,3 +983,32 @@ def test_an_action_the_cfg_gives_a_value_is_that_value(tmp_path, defn):
     code, out = cli("check", str(spec))
     assert code == 75, out
     assert "1 distinct states found" in out
+
+
+INNER_PARAM = ("---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT K\nVARIABLE v\n"
+               "INext == v' = v + 1\nSmall == v < 3\nStay == UNCHANGED v\nOk == K = 3\n====\n")
+
+
+@pytest.mark.parametrize("body, cfg_extra, verdict, distinct", [
+    # a state variable passed to a parametrized instance is substituted by name: I(x)!INext
+    # primes and assigns x (TLC 2.18: Inv violated, 3 states, a trace of 3; kipcheck: no
+    # successor, "No error has been found" with 1 state, or a false deadlock)
+    ("Next == x < 5 /\\ I(x, 0)!INext /\\ UNCHANGED y\nInv == x < 2", "INVARIANT Inv\n",
+     "invariant", 3),
+    ("Next == x < 4 /\\ x' = x + 1 /\\ y' = y\nInv == I(x, 0)!Small", "INVARIANT Inv\n",
+     "invariant", 4),
+    ("Next == x < 3 /\\ x' = x + 1 /\\ I(y, 0)!Stay", "", "ok", 4),
+    ("Next == x < 5 /\\ I(x, 0)!INext /\\ y' = y\nInv == ENABLED I(x, 0)!INext /\\ x < 2",
+     "INVARIANT Inv\n", "invariant", 3),
+    # an operator's parameter passed on (it was "undefined identifier 'n'", 150)
+    ("Next == x < 3 /\\ x' = x + 1 /\\ y' = y\nCheck(n) == I(x, n)!Ok\nInv == Check(3)",
+     "INVARIANT Inv\n", "ok", 4),
+])
+def test_arguments_of_a_parametrized_instance_are_substituted_by_name(
+        tmp_path, body, cfg_extra, verdict, distinct):
+    (tmp_path / "Inner.tla").write_text(INNER_PARAM)
+    spec = write_spec(tmp_path, "VARIABLES x, y\nI(w, k) == INSTANCE Inner WITH v <- w, K <- k\n"
+                                f"Init == x = 0 /\\ y = 0\n{body}",
+                      f"INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n{cfg_extra}")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == (verdict, distinct), o.message

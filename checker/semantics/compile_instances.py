@@ -61,8 +61,12 @@ class InstancesMixin:
         return Frame(subst, next(self._counter), cacheable=not params)
 
     def var_of(self, name: str, env: Env) -> str | None:
-        """The root variable `name` denotes in env (following instance substitutions)."""
+        """The root variable `name` denotes in env (following instance substitutions and
+        arguments passed by name)."""
         if name in env.locals:
+            b = env.locals[name]
+            if b[0] == "expr" and isinstance(b[1], ast.Ident):
+                return self.var_of(b[1].name, b[2])
             return None
         sym = env.scope.symbols.get(name)
         if sym is None or sym.kind != "variable":
@@ -75,6 +79,16 @@ class InstancesMixin:
         if sub is not None and isinstance(sub[0], ast.Ident):
             return self.var_of(sub[0].name, sub[1])
         return None
+
+    def _instance_arg(self, p, a, env: Env):
+        """The binding of an argument of a parametrized INSTANCE (I(w) == INSTANCE M WITH
+        v <- w): substituted by name, as TLC does, so that I(x)!Next may prime and assign x
+        and a caller's bound names (Check(n) == I(n)!Ok) are read where the call is compiled;
+        an operator argument by its compiled value."""
+        if getattr(p, "arity", 0):
+            code, _ = self.expr(a, env)
+            return ("val", code)
+        return ("expr", a, env)
 
     def instance_def(self, e: ast.InstanceRef, env: Env):
         """Resolve M!Op(args): (definition, its env, arg expressions), or None."""
@@ -91,20 +105,16 @@ class InstancesMixin:
                 return None
             idef = sym.node
             denv = self.def_env(sym, env) if sym.module in self.scopes else env
-        params = {}
-        for p, a in zip(idef.params, first_args, strict=True):
-            code, _ = self.expr(a, env)
-            params[p.name] = ("val", code)
+        params = {p.name: self._instance_arg(p, a, env)
+                  for p, a in zip(idef.params, first_args, strict=True)}
         frame = self._make_frame(idef.instance, denv, params)
         scope = self.scopes[idef.instance.module]
         cur = Env(scope, frame, {})
         for name, args in e.path[1:]:
             inner = scope.exports.get(name)
             idef2 = inner.node
-            ps = {}
-            for p, a in zip(idef2.params, args, strict=True):
-                code, _ = self.expr(a, env)
-                ps[p.name] = ("val", code)
+            ps = {p.name: self._instance_arg(p, a, env)
+                  for p, a in zip(idef2.params, args, strict=True)}
             frame = self._make_frame(idef2.instance, cur, ps)
             scope = self.scopes[idef2.instance.module]
             cur = Env(scope, frame, {})

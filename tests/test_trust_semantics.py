@@ -433,6 +433,11 @@ STRINGS_AND_KINDS = [
     ('(1 :> 0 @@ 2 :> "a") \\notin [{1, 2} -> {1}]', None),  # 0 fails first: FALSE
     ('("a" :> 1) \\notin [{1} -> {1}]', "Attempted to check equality of integer 1"),
     ("1 \\notin [{1} -> {1}]", "Attempted to check if\n1\nwhich is not a TLC function value"),
+    # a string is no function value in a set of functions (it was FALSE), but the tuple of
+    # its characters in a set of tuples (TLC 2.18: "ab" \in STRING \X STRING is TRUE)
+    ('"ab" \\notin [1..2 -> STRING]',
+     'Attempted to check if\n"ab"\nwhich is not a TLC function value'),
+    ('"ab" \\in STRING \\X STRING /\\ "ab" \\notin STRING \\X {"a"}', None),
     ("<<1>> \\notin [a : {1}]", "Attempted to check if non-record\n<<1>>"),
     ('[a |-> <<1>>] \\notin [a : Seq({"x"})]', 'Attempted to check equality of string "x"'),
     ("(2 :> 1) \\notin Seq({1})", "Attempted to check if the value:\n(2 :> 1)\nis an element"),

@@ -930,9 +930,7 @@ def _absent(s, x) -> bool:
             keys, vals = range(1, len(x) + 1), x
         elif tx is Fn:
             keys, vals = x
-        elif tx is str:
-            return False
-        else:
+        else:  # a string too (TLC 2.18: "ab" is no function value here)
             raise EvalError(f"Attempted to check if\n{show(x)}\nwhich is not a TLC function "
                             f"value, is in the set of functions:\n{show(s)}")
         if not eq(s.domain, frozenset(keys)):  # in TLC's order (its message)
@@ -959,8 +957,8 @@ def _absent(s, x) -> bool:
         parts = zip(ordered(as_set(x)), itertools.repeat(s.base))
     elif t is Product:
         if tx is not tuple:
-            if tx is str:
-                return False
+            if tx is str:  # TLC takes a string as the tuple of its characters here
+                return tuple(x) in s
             raise EvalError(f"Attempted to check if non-tuple\n{show(x)}\nis in the set of "
                             f"tuples:\n{show(s)}")
         if len(x) != len(s.factors):

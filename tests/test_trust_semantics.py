@@ -1017,3 +1017,38 @@ def test_arguments_of_a_parametrized_instance_are_substituted_by_name(
                       f"INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n{cfg_extra}")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == (verdict, distinct), o.message
+
+
+@pytest.mark.parametrize("expr, ok, message", [
+    # TLC's Bags checks a bag's counts where an operator needs a bag; the module's TLA+
+    # definitions, which kipcheck evaluated, accept any function (silent answers)
+    ("BagCardinality(1 :> 0) = 0", False,
+     "Applying BagCardinality to the following value, which is not a bag:\n<<0>>"),
+    ("((1 :> 0) (+) (2 :> 1)) = (2 :> 1)", False,
+     "The first argument of (+) should be a bag, but instead it is:\n<<0>>"),
+    ('BagIn(1, 1 :> "a")', False, "The second argument of BagIn should be a bag"),
+    # a count of 0 is read as it is: BagIn FALSE (kipcheck said TRUE), CopiesIn 0
+    ("~BagIn(1, 1 :> 0) /\\ CopiesIn(1, 1 :> 0) = 0 /\\ ~IsABag(0) /\\ ~IsABag(1 :> 0)", True,
+     None),
+    # Bags extends TLC, as TLC's own module does: :> comes with it
+    ("BagToSet((1 :> 2) (+) (2 :> 1)) = {1, 2} /\\ BagCardinality(SetToBag({1, 2})) = 2",
+     True, None),
+])
+def test_bags_check_their_counts_as_tlc_does(tmp_path, expr, ok, message):
+    spec = write_spec(tmp_path, f"VARIABLE x\nInit == x = 0\nNext == UNCHANGED x\nInv == {expr}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Naturals, Bags")
+    o = check(spec)
+    assert o.verdict == ("ok" if ok else "error"), o.message
+    if message is not None:
+        assert message in o.message
+
+
+def test_a_let_action_under_enabled_is_a_state_predicate(tmp_path):
+    """TLC 2.18 checks `Inv == LET S == x' = x IN ENABLED S` as an invariant (3 states); kipcheck
+    refused it as "not a state predicate" (151): the LET definition's prime counted although
+    only ENABLED uses it."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x < 2 /\\ x' = x + 1\n"
+                                "Inv == LET S == x' = x IN ENABLED S",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 3)

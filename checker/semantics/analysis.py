@@ -33,6 +33,14 @@ def mentions_prime(e, comp: Compiler, env: Env, seen: set, what: str = "prime") 
         return def_mentions_prime(e.name, comp, env, seen, what)
     if isinstance(e, (ast.BoxAction, ast.AngleAction)):
         return True
+    if isinstance(e, ast.Let):  # a definition counts where the body uses it
+        inner = env
+        for d in e.defs:
+            if isinstance(d, ast.OpDef):
+                inner = inner.bind({d.name: ("def", d, inner)})
+            elif mentions_prime(d, comp, inner, seen, what):
+                return True
+        return mentions_prime(e.body, comp, inner, seen, what)
     if isinstance(e, ast.InstanceRef):
         resolved = comp.instance_def(e, env) if e.path[0][0] not in env.locals else None
         if resolved is not None:

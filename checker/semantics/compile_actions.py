@@ -882,7 +882,7 @@ class ActionsMixin:
 
     def _let_env(self, e: ast.Let, env: Env, lines: list[str], depth: int) -> Env:
         """LET in an action: one assignment statement per definition."""
-        inner, defs = self._let_bindings(e, env, in_action=True)
+        inner, defs = self._let_bindings(e, env)
         for _, _, local, init in defs:
             lines.append(f"{'    ' * depth}{local} = {init}")
         return inner

@@ -276,7 +276,7 @@ class DefsMixin:
         body = closure(f"{me}, _k", f"(lambda {names}: {val})(*_k)", exclude)
         return f"_LazyFn(Product(({doms},)), {body})", flags
 
-    def _let_bindings(self, e: ast.Let, env: Env, in_action: bool = False):
+    def _let_bindings(self, e: ast.Let, env: Env):
         """Compile LET definitions in order: [(name, binding, python name, init code)].
 
         Values are lazy (TLC evaluates a LET definition only when used, and at most once):
@@ -290,10 +290,11 @@ class DefsMixin:
             # the LET's own definitions: never rebound (reached through IIFE parameters and
             # cells), so a closure made here need not bind them
             own = {o[2] for o in out} | set(declared.values())
-            if isinstance(d, ast.OpDef) and not d.params and in_action and mentions_prime(
+            if isinstance(d, ast.OpDef) and not d.params and mentions_prime(
                     d.body, self, inner, set()):
                 # `LET y == x' IN x' = 1 /\ y = 1`: TLC evaluates y where it is used, after
-                # x' is assigned; compiled there, not here (where x' has no value yet)
+                # x' is assigned; compiled there, not here (where x' has no value yet), and
+                # `LET S == x' = x IN ENABLED S` is a state predicate: S counts under ENABLED
                 inner = inner.bind({d.name: ("expr", d.body, inner)})
                 continue
             if isinstance(d, ast.OpDef) and not d.params:

@@ -34,8 +34,8 @@ from contextlib import contextmanager
 
 from ..frontend.remembered import Remembered
 from ..frontend.resolve import ModuleScope
+from . import bags, community, runtime
 from . import codegen_runtime as rt
-from . import community, runtime
 from .compile_actions import ActionsMixin
 from .compile_defs import DefsMixin
 from .compile_enabled import EnabledMixin
@@ -69,6 +69,7 @@ class Compiler(ActionsMixin, EnabledMixin, IncrementalMixin, DefsMixin, FoldsMix
         self._direct = None  # the symbol an M!Op names, which no .cfg override replaces
         self.g: dict = {name: getattr(runtime, name) for name in runtime.__all__}
         self.g.update((name, getattr(community, name)) for name in community.__all__)
+        self.g.update((name, getattr(bags, name)) for name in bags.__all__)
         self.g["itertools"] = itertools
         self.g.update(tlc_print_t=rt.print_t, tlc_get=rt.tlc_get, tlc_set=rt.tlc_set,
                       random_element=rt.random_element, ANY=rt.ANY, _unassigned=rt.unassigned,

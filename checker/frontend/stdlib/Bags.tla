@@ -4,6 +4,7 @@
 (* A bag (multiset) is a function from its elements to their positive      *)
 (* numbers of copies.                                                      *)
 (***************************************************************************)
+EXTENDS TLC
 LOCAL INSTANCE Naturals
 
 \* The sum of the values of a function with a finite domain.

@@ -1052,3 +1052,35 @@ def test_a_let_action_under_enabled_is_a_state_predicate(tmp_path):
                       "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
     o = check(spec)
     assert (o.verdict, o.distinct_states) == ("ok", 3)
+
+
+def test_an_operator_argument_of_an_instance_operator(tmp_path):
+    """`I!Apply(LAMBDA a : a + 1)` in Next and `I!Map(LAMBDA a : a + 1)` in an invariant, with
+    Apply(Op(_)) == v' = Op(v): TLC 2.18 checks 3 states; kipcheck refused the LAMBDA (150)."""
+    (tmp_path / "Inner.tla").write_text("---- MODULE Inner ----\nEXTENDS Naturals\nVARIABLE v\n"
+                                        "Apply(Op(_)) == v' = Op(v)\nMap(Op(_)) == Op(v)\n====\n")
+    spec = write_spec(tmp_path, "VARIABLE x\nI == INSTANCE Inner WITH v <- x\nInit == x = 1\n"
+                                "Next == x < 3 /\\ I!Apply(LAMBDA a : a + 1)\n"
+                                "Inv == I!Map(LAMBDA a : a + 1) > 1",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 3)
+
+
+def test_a_string_in_a_trace_keeps_its_escapes(tmp_path):
+    """TLC prints "a\\tb" as written; kipcheck printed the tab itself (and dropped \\r, \\f)."""
+    spec = write_spec(tmp_path, 'VARIABLE x\nInit == x = <<"a\\tb", "c\\rd", "e\\fg">>\n'
+                                "Next == UNCHANGED x\nInv == x # x",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    code, out = cli("check", str(spec))
+    assert code == 12, out
+    assert 'x = <<"a\\tb", "c\\rd", "e\\fg">>' in out
+
+
+def test_a_symmetry_that_is_no_set_is_refused_in_tlcs_words(tmp_path):
+    spec = write_spec(tmp_path, "CONSTANT P\nVARIABLE x\nInit == x = 0\nNext == UNCHANGED x\n"
+                                "Sym == 3", "CONSTANT P = {p1, p2}\nINIT Init\nNEXT Next\n"
+                                            "SYMMETRY Sym\n")
+    code, out = cli("check", str(spec))
+    assert code == 151, out
+    assert "The symmetry operator must specify a set of functions (SYMMETRY Sym is 3)." in out

@@ -464,6 +464,9 @@ class ActionsMixin:
                                                  or self._is_action_level(d, denv)):
                     binds = {}
                     for p, a in zip(d.params, args, strict=True):
+                        if p.arity:  # an operator argument (LAMBDA a : a + 1, Op)
+                            binds[p.name] = self._op_arg(a, env, p.arity)
+                            continue
                         code, _ = self.expr(a, env)
                         local = self._local(p.name)
                         lines.append(f"{pad}{local} = {code}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..frontend import ast
 from ..frontend.resolve import Symbol
 from .analysis import is_selector, operand
-from .scope import CompileError, Env, Frame, union_flags
+from .scope import LOCAL, CompileError, Env, Frame, union_flags
 
 
 class InstancesMixin:
@@ -133,7 +133,14 @@ class InstancesMixin:
             raise CompileError(f"cannot resolve {first}!{e.name}", e.span)
         d, denv, args = resolved
         op_sym = denv.scope.symbols.get(e.name) or self._find_symbol(d, denv)
-        compiled_args = [self.expr(a, env) for a in args]
+        params = d.params if isinstance(d, ast.OpDef) else ()
+        compiled_args = []
+        for i, a in enumerate(args):
+            arity = params[i].arity if i < len(params) else 0
+            if arity:  # an operator argument (I!Map(LAMBDA a : a + 1)): a callable
+                compiled_args.append((self._op_arg(a, env, arity)[1], LOCAL))
+            else:
+                compiled_args.append(self.expr(a, env))
         flags = union_flags(compiled_args)
         # M!Op names the instance's own copy of Op: a .cfg `Op <- Other` does not reach it.
         self._direct = op_sym

@@ -23,7 +23,9 @@ from .values import (
     EvalError,
     Fn,
     ModelValue,
+    as_set,
     interning,
+    is_set,
     make_fn,
     restore_interning,
     same_kinds,
@@ -268,7 +270,11 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
             perms_value = compiler.compile_predicate(sym_body, sym_env, "symmetry")(None)
         except EvalError as e:
             raise CompileError(f"SYMMETRY {cfg.symmetry.name}: {e.message}") from None
-        perms = [_perm_dict(p) for p in perms_value]
+        if not is_set(perms_value):  # TLC's words (it stops before the search)
+            raise ConfigError(f"The symmetry operator must specify a set of functions "
+                              f"(SYMMETRY {cfg.symmetry.name} is {show(perms_value)}).",
+                              cfg.symmetry.span)
+        perms = [_perm_dict(p) for p in as_set(perms_value)]
     if perms is not None:
         fingerprint = _symmetry_key(perms, view_fn, len(variables))
     elif view_fn is not None:

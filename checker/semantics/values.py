@@ -1050,6 +1050,11 @@ def interval_of(s: frozenset):
     return hit if hit is not None and hit[0] is s else None
 
 
+# How TLC writes a string's characters back as TLA+ escapes.
+_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t",
+                          "\r": "\\r", "\f": "\\f"})
+
+
 def show(v, elements=None, items=None) -> str:
     """v in TLA+ syntax, as TLC prints it. `elements(set)` and `items(function)` give the
     printing order (default: this run's order); trace writers pass a recorded one.
@@ -1062,7 +1067,7 @@ def show(v, elements=None, items=None) -> str:
     if t is int:
         return str(v)
     if t is str:
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+        return '"' + v.translate(_ESCAPES) + '"'
     if t is ModelValue:
         return v.name
     if t is frozenset:

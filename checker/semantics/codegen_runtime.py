@@ -157,6 +157,7 @@ class LazyFn(runtime.LazySet):
     """f[x \\in S] == body: applied point-wise (so recursion terminates), built on demand."""
 
     finite = True
+    function = True
 
     def __init__(self, domain, body):
         self.domain = domain

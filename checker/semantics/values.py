@@ -357,6 +357,7 @@ class LazySet:
     """A set known by its membership test; `finite` ones also enumerate in TLC's order."""
 
     finite = False
+    function = False  # a recursively defined function is lazy like a set (see is_set)
 
     def __contains__(self, x) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -861,7 +862,7 @@ def not_a_set(v) -> EvalError:
 def is_set(v) -> bool:
     """Is v a set (finite or not)? A recursively defined function is lazy like a set but
     is a function (it has `apply`)."""
-    return type(v) is frozenset or isinstance(v, LazySet) and not hasattr(v, "apply")
+    return type(v) is frozenset or isinstance(v, LazySet) and not v.function
 
 
 def no_membership(x, s) -> EvalError:

@@ -117,7 +117,11 @@ def bag_diff(b1, b2):
         raise _wrong_argument("second", "(-)", b2)
     keys, counts = [], []
     for k, n in p1:
+        if type(n) is not int:  # TLC reads every count of B1 as an integer
+            raise _wrong_argument("first", "(-)", b1)
         found, m = _count_of(k, p2)
+        if found and type(m) is not int:
+            raise _wrong_argument("second", "(-)", b2)
         left = n - m if found else n
         if left > 0:
             keys.append(k)

@@ -1084,3 +1084,16 @@ def test_a_symmetry_that_is_no_set_is_refused_in_tlcs_words(tmp_path):
     code, out = cli("check", str(spec))
     assert code == 151, out
     assert "The symmetry operator must specify a set of functions (SYMMETRY Sym is 3)." in out
+
+
+def test_subbag_enumerates_a_bag_and_refuses_what_is_no_bag(tmp_path):
+    """TLC 2.18 evaluates its module's SubBag (a recursive function over bags): the 6 subbags
+    of (1 :> 2 @@ 2 :> 1), and an error for a count of 0 (kipcheck gave 2 subbags)."""
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x \\in SubBag((1 :> 2) @@ (2 :> 1))\n"
+                                "Next == UNCHANGED x", extends="Naturals, Bags")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 6)
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x \\in SubBag((1 :> 0) @@ (2 :> 1))\n"
+                                "Next == UNCHANGED x", extends="Naturals, Bags")
+    o = check(spec)
+    assert o.verdict == "error" and "SubBag of a value that is no bag" in o.message

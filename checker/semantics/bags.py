@@ -9,11 +9,13 @@ instead of computing an answer from the textbook definitions.
 """
 from __future__ import annotations
 
+import itertools
+
 from .runtime import eq
 from .values import EvalError, Fn, as_set, fn_from_ordered, is_set, make_fn, ordered, show
 
 __all__ = ["is_a_bag", "bag_cardinality", "bag_in", "copies_in", "bag_cup", "bag_diff",
-           "bag_union", "bag_sqsubseteq", "bag_of_all", "bag_to_set", "set_to_bag"]
+           "bag_union", "bag_sqsubseteq", "bag_of_all", "bag_to_set", "set_to_bag", "sub_bag"]
 
 
 def _pairs(f) -> list | None:
@@ -179,3 +181,16 @@ def set_to_bag(s):
         raise _wrong_value("SetToBag", "a set", s)
     elems = ordered(as_set(s))
     return fn_from_ordered(tuple(elems), (1,) * len(elems))
+
+
+def sub_bag(b):
+    """SubBag(B): every bag with at most B's copies of each element. TLC evaluates its module's
+    definition, a recursive function whose domain holds only bags: B with a count that is no
+    positive integer is outside it, TLC's error."""
+    pairs = _pairs(b)
+    if pairs is None or not _counts_positive(pairs):
+        raise EvalError(f"Attempted to apply the function RSB of SubBag to\n{show(b)}\nwhich is "
+                        "not in its domain (SubBag of a value that is no bag).")
+    keys = [k for k, _ in pairs]
+    return frozenset(make_fn((k, c) for k, c in zip(keys, counts, strict=True) if c)
+                     for counts in itertools.product(*(range(n + 1) for _, n in pairs)))

@@ -44,14 +44,14 @@ NATIVE = {
     ("TLC", "Any"): "ANY",
 }
 NATIVE.update(community.NATIVE)
-# Bags as TLC evaluates it (its checks of the counts: see bags.py); SubBag keeps its definition.
+# Bags as TLC evaluates it (its checks of the counts: see bags.py).
 NATIVE.update({
     ("Bags", "IsABag"): "is_a_bag({0})", ("Bags", "BagCardinality"): "bag_cardinality({0})",
     ("Bags", "BagIn"): "bag_in({0}, {1})", ("Bags", "CopiesIn"): "copies_in({0}, {1})",
     ("Bags", "\\oplus"): "bag_cup({0}, {1})", ("Bags", "\\ominus"): "bag_diff({0}, {1})",
     ("Bags", "BagUnion"): "bag_union({0})", ("Bags", "\\sqsubseteq"): "bag_sqsubseteq({0}, {1})",
     ("Bags", "BagOfAll"): "bag_of_all({0}, {1})", ("Bags", "BagToSet"): "bag_to_set({0})",
-    ("Bags", "SetToBag"): "set_to_bag({0})",
+    ("Bags", "SetToBag"): "set_to_bag({0})", ("Bags", "SubBag"): "sub_bag({0})",
 })
 
 

@@ -103,6 +103,19 @@ def subscripted_action(e):
                      span=e.span)
 
 
+def names_in(e) -> set:
+    """Every identifier and operator name in e (binders included: a conservative 'mentions')."""
+    out = set()
+    for n in ast.walk(e):
+        if isinstance(n, ast.Ident):
+            out.add(n.name)
+        elif isinstance(n, ast.OpApp):
+            out.add(n.op)
+        elif isinstance(n, ast.InstanceRef):
+            out.add(n.path[0][0])
+    return out
+
+
 def mentions_at(e) -> bool:
     """Does an EXCEPT update's value use `@` (the old value)?"""
     if isinstance(e, ast.At):

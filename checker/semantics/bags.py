@@ -11,8 +11,18 @@ from __future__ import annotations
 
 import itertools
 
-from .runtime import eq
-from .values import EvalError, Fn, as_set, fn_from_ordered, is_set, make_fn, ordered, show
+from .runtime import app, eq, in_domain
+from .values import (
+    EvalError,
+    Fn,
+    as_set,
+    fn_from_ordered,
+    is_set,
+    make_fn,
+    ordered,
+    same_kinds,
+    show,
+)
 
 __all__ = ["is_a_bag", "bag_cardinality", "bag_in", "copies_in", "bag_cup", "bag_diff",
            "bag_union", "bag_sqsubseteq", "bag_of_all", "bag_to_set", "set_to_bag", "sub_bag"]
@@ -40,27 +50,34 @@ def _wrong_argument(nth: str, op: str, v) -> EvalError:
                      f"{show(v)}")
 
 
-def _count_of(e, pairs):
-    """(found, count) of e in a bag's pairs, comparing as TLC does (kinds must agree)."""
-    for k, n in pairs:
-        if eq(e, k):
-            return True, n
+def _count_of(e, b):
+    """(found, count) of e in the function b, its keys compared as TLC compares them."""
+    if in_domain(e, b):
+        return True, app(b, e)
     return False, 0
 
 
 def _merge(parts) -> object:
-    """The bag whose counts are the sums of the parts' counts, keys in first-seen order."""
+    """The bag whose counts are the sums of the parts' counts. A key is looked up by value;
+    one of a type no earlier key has is first compared with them all, as TLC does (the
+    error where kinds clash)."""
     keys: list = []
     counts: list = []
+    index: dict = {}
+    types: set = set()
     for pairs in parts:
         for k, n in pairs:
-            for i, known in enumerate(keys):
-                if eq(k, known):
-                    counts[i] = counts[i] + n
-                    break
-            else:
-                keys.append(k)
-                counts.append(n)
+            i = index.get(k)
+            if i is not None and (keys[i] is k or same_kinds(keys[i], k)):
+                counts[i] += n
+                continue
+            if types and type(k) not in types:
+                for known in keys:
+                    eq(k, known)
+            types.add(type(k))
+            index[k] = len(keys)
+            keys.append(k)
+            counts.append(n)
     return make_fn(zip(keys, counts, strict=True))
 
 
@@ -79,10 +96,9 @@ def bag_cardinality(b) -> int:
 
 
 def bag_in(e, b) -> bool:
-    pairs = _pairs(b)
-    if pairs is None:
+    if type(b) is not tuple and type(b) is not Fn:
         raise _wrong_argument("second", "BagIn", b)
-    found, n = _count_of(e, pairs)
+    found, n = _count_of(e, b)
     if not found:
         return False
     if type(n) is not int:
@@ -91,10 +107,9 @@ def bag_in(e, b) -> bool:
 
 
 def copies_in(e, b) -> int:
-    pairs = _pairs(b)
-    if pairs is None:
+    if type(b) is not tuple and type(b) is not Fn:
         raise _wrong_argument("second", "CopiesIn", b)
-    found, n = _count_of(e, pairs)
+    found, n = _count_of(e, b)
     if found and type(n) is not int:
         raise _wrong_argument("second", "CopiesIn", b)
     return n
@@ -121,7 +136,7 @@ def bag_diff(b1, b2):
     for k, n in p1:
         if type(n) is not int:  # TLC reads every count of B1 as an integer
             raise _wrong_argument("first", "(-)", b1)
-        found, m = _count_of(k, p2)
+        found, m = _count_of(k, b2)
         if found and type(m) is not int:
             raise _wrong_argument("second", "(-)", b2)
         left = n - m if found else n
@@ -154,7 +169,7 @@ def bag_sqsubseteq(b1, b2) -> bool:
     if p2 is None:
         raise _wrong_value("\\sqsubseteq", "a function with a finite domain", b2)
     for k, n in p1:
-        found, m = _count_of(k, p2)
+        found, m = _count_of(k, b2)
         if (n - m if found else n) > 0:
             return False
     return True

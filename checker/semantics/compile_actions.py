@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..frontend import ast
 from ..frontend.errors import Span
 from . import runtime
-from .analysis import mentions_prime, subscripted_action
+from .analysis import mentions_prime, names_in, subscripted_action
 from .codegen_runtime import SuccessorMemo, patch_state
 from .natives import STANDARD
 from .runtime import B_CASE, B_IF, B_IMPLIES_P, B_INIT, B_NEXT, B_NOT
@@ -336,7 +336,7 @@ class ActionsMixin:
             return
         if isinstance(e, ast.Quant) and e.kind == "E":
             if any(b.domain is None for b in e.bounds):  # TLC's error when it is evaluated
-                lines.append(f'{"    " * depth}unbounded_quant("E")')
+                lines.append(f'{"    " * depth}unbounded("\\\\E")')
                 return
             inner = env
             d = depth
@@ -424,8 +424,8 @@ class ActionsMixin:
         # disjunction inside it enumerates (and may produce the same successor several times).
         target = self.user_def(e, env) or self._let_def(e, env)
         unroll = None
-        if target is not None and (id(target[0]) in self._inlining
-                                   or _calls_itself(target[0])):
+        if target is not None and isinstance(target[0], ast.OpDef) and (
+                id(target[0]) in self._inlining or target[0].name in names_in(target[0].body)):
             unroll = self._constant_args(target, env)
         if target is not None and (id(target[0]) not in self._inlining or unroll is not None):
             d, denv, args = target
@@ -889,27 +889,3 @@ class ActionsMixin:
         for _, _, local, init in defs:
             lines.append(f"{'    ' * depth}{local} = {init}")
         return inner
-
-
-_SELF_CALLS: dict = {}  # id(definition) -> (definition, does its body name it?)
-
-
-def _calls_itself(d) -> bool:
-    """Does a definition's body name the definition (a RECURSIVE operator)?"""
-    known = _SELF_CALLS.get(id(d))
-    if known is None or known[0] is not d:
-        name = getattr(d, "name", None)
-
-        def names(e) -> bool:
-            if isinstance(e, ast.Ident):
-                return e.name == name
-            if isinstance(e, ast.OpApp) and e.op == name:
-                return True
-            if isinstance(e, ast.Node):
-                return any(names(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
-            if isinstance(e, tuple):
-                return any(names(x) for x in e)
-            return False
-
-        known = _SELF_CALLS[id(d)] = (d, isinstance(d, ast.OpDef) and names(d.body))
-    return known[1]

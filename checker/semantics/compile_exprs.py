@@ -146,7 +146,7 @@ class ExprsMixin:
             return self._quant(e, env)
         if t is ast.Choose:
             if e.bound.domain is None:  # TLC's error when (and only if) it is evaluated
-                return "unbounded_choose()", 0
+                return 'unbounded("CHOOSE")', 0
             body_env, comp, flags = self._comprehension((e.bound,), env)
             body, f2 = self.expr(e.body, body_env)
             dom, f3 = self.expr(e.bound.domain, env)
@@ -243,8 +243,8 @@ class ExprsMixin:
         is an error to compare with one), or a constant set that is no finite set (Nat,
         [S -> T], ...: their tests check kinds) or a set of model values; else runtime.member
         checks kinds when the element is not found."""
-        if set_code == "_EMPTY" or set_code in ("NAT", "INT", "STRING") and not \
-                TYPED_MODEL_VALUES[0]:
+        if set_code == "_EMPTY" or (set_code in ("NAT", "INT", "STRING")
+                                    and not TYPED_MODEL_VALUES[0]):
             return True
         if self._model_value_code(elem_code):
             return True
@@ -352,7 +352,7 @@ class ExprsMixin:
         if e.kind not in ("A", "E"):
             raise CompileError("temporal quantifiers are only allowed in properties", e.span)
         if any(b.domain is None for b in e.bounds):  # TLC's error when it is evaluated
-            return f'unbounded_quant("{e.kind}")', 0
+            return f'unbounded("\\\\{e.kind}")', 0
         body_env, comp, flags = self._comprehension(e.bounds, env)
         body, f2 = self.cond(e.body, body_env, B_VALUE)
         loops = " ".join(f"for {v} in each({d})" for v, d in comp)

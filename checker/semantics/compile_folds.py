@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..frontend import ast
+from .analysis import names_in
 from .natives import STANDARD
 from .scope import IMPURE, READS, Env
 
@@ -35,19 +36,6 @@ class SetFold:
     part: ast.Node
     combine: ast.OpApp  # the `part op F(...)` (or `F(...) op part`) node
     part_first: bool
-
-
-def _names(e) -> set:
-    """Every identifier and operator name in e (binders included: a conservative 'mentions')."""
-    out = set()
-    for n in ast.walk(e):
-        if isinstance(n, ast.Ident):
-            out.add(n.name)
-        elif isinstance(n, ast.OpApp):
-            out.add(n.op)
-        elif isinstance(n, ast.InstanceRef):
-            out.add(n.path[0][0])
-    return out
 
 
 def set_fold(d: ast.OpDef) -> SetFold | None:
@@ -80,7 +68,7 @@ def set_fold(d: ast.OpDef) -> SetFold | None:
         return None
     part = comb.args[1 - calls[0]]
     base = d.body.then
-    if {s, d.name} & _names(part) or {s, d.name, x.name} & _names(base):
+    if {s, d.name} & names_in(part) or {s, d.name, x.name} & names_in(base):
         return None
     return SetFold(s, x.name, base, part, comb, part_first=calls[0] == 1)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..frontend import ast
 from ..frontend.resolve import Symbol
 from .analysis import is_selector, operand
-from .scope import LOCAL, CompileError, Env, Frame, union_flags
+from .scope import CompileError, Env, Frame, union_flags
 
 
 class InstancesMixin:
@@ -85,7 +85,7 @@ class InstancesMixin:
         v <- w): substituted by name, as TLC does, so that I(x)!Next may prime and assign x
         and a caller's bound names (Check(n) == I(n)!Ok) are read where the call is compiled;
         an operator argument by its compiled value."""
-        if getattr(p, "arity", 0):
+        if p.arity:
             code, _ = self.expr(a, env)
             return ("val", code)
         return ("expr", a, env)
@@ -133,14 +133,8 @@ class InstancesMixin:
             raise CompileError(f"cannot resolve {first}!{e.name}", e.span)
         d, denv, args = resolved
         op_sym = denv.scope.symbols.get(e.name) or self._find_symbol(d, denv)
-        params = d.params if isinstance(d, ast.OpDef) else ()
-        compiled_args = []
-        for i, a in enumerate(args):
-            arity = params[i].arity if i < len(params) else 0
-            if arity:  # an operator argument (I!Map(LAMBDA a : a + 1)): a callable
-                compiled_args.append((self._op_arg(a, env, arity)[1], LOCAL))
-            else:
-                compiled_args.append(self.expr(a, env))
+        compiled_args = [self._arg(a, env, self._param_arity(op_sym, i))
+                         for i, a in enumerate(args)]  # I!Map(LAMBDA a : a + 1) too
         flags = union_flags(compiled_args)
         # M!Op names the instance's own copy of Op: a .cfg `Op <- Other` does not reach it.
         self._direct = op_sym

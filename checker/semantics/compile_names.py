@@ -195,16 +195,18 @@ class NamesMixin:
             if i in ho:
                 code, f = self._op_value(a, env)
             else:
-                param = self._param_arity(sym, i)
-                if param:
-                    b2 = self._op_arg(a, env, param)
-                    code, f = b2[1], LOCAL
-                else:
-                    code, f = self.expr(a, env)
+                code, f = self._arg(a, env, self._param_arity(sym, i))
             args.append(code)
             flags |= f
         code, f = self._symbol(sym, env, tuple(args), e)
         return code, flags | f
+
+    def _arg(self, a, env: Env, arity: int):
+        """An argument of a call: for a parameter that is an operator, a Python callable
+        (see _op_arg); else its value."""
+        if arity:
+            return self._op_arg(a, env, arity)[1], LOCAL
+        return self.expr(a, env)
 
     def _param_arity(self, sym: Symbol, i: int) -> int:
         d = sym.node

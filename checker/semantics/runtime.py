@@ -59,9 +59,8 @@ __all__ = [
     "subseteq", "card", "is_finite_set",
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
-    "to_string", "tlc_print", "tlc_assert", "choose", "unbounded_choose", "unbounded_quant",
-    "truth", "boolean",
-    "enum",
+    "to_string", "tlc_print", "tlc_assert", "choose", "unbounded", "truth",
+    "boolean", "enum",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
     "member_k", "member_written", "not_member_written", "member_since", "added_since",
     "not_member_k", "setmap", "map_domain",
@@ -488,12 +487,13 @@ def fn_merge(f, g):
     """f @@ g: f where both are defined. TLC compares each key of g with f's keys, so keys of
     different kinds (2 and "a") are its error, where a dict would just merge them."""
     pf, pg = _pairs(f), _pairs(g)
-    if pf and pg:
-        kinds = {kind_name(k): k for k, _ in pf if type(k) is not ModelValue}
-        for k, _ in pg:
+    types = {type(k) for k, _ in pf}
+    for k, _ in pg:
+        if type(k) not in types and type(k) is not ModelValue:  # only then can kinds differ
             kind = kind_name(k)
-            other = next((x for kk, x in kinds.items() if kk != kind), None)
-            if other is not None and type(k) is not ModelValue:
+            other = next((x for x, _ in pf
+                          if type(x) is not ModelValue and kind_name(x) != kind), None)
+            if other is not None:
                 raise EvalError(_unequal_kinds(k, kind, other))
     pairs = dict(pg)
     pairs.update(pf)
@@ -1042,14 +1042,10 @@ _SCALAR_KIND = {bool: "boolean", int: "integer", str: "string", ModelValue: "mod
 _FLAT_SEQS: dict = {}  # the types of a tuple's scalar parts -> the tuple's shape
 
 
-def unbounded_quant(kind: str):
-    raise EvalError(f"TLC attempted to evaluate an unbounded \\{kind}.\nMake sure that the "
-                    f"expression is of form \\{kind} x \\in S: P(x).")
-
-
-def unbounded_choose():
-    raise EvalError("TLC attempted to evaluate an unbounded CHOOSE.\nMake sure that the "
-                    "expression is of form CHOOSE x \\in S: P(x).")
+def unbounded(op: str):
+    """TLC's error for an unbounded CHOOSE, \\E or \\A where (and only if) it is evaluated."""
+    raise EvalError(f"TLC attempted to evaluate an unbounded {op}.\nMake sure that the "
+                    f"expression is of form {op} x \\in S: P(x).")
 
 
 def choose(s, pred):

@@ -83,8 +83,9 @@ def intern_index(name: str) -> int:
 
 
 _MV_BASE = 1 << 62  # model values are ints far beyond anything a spec computes
-# Has a typed model value (see ModelValue.typed) been made? Only then do comparisons look
-# for one: models without any pay nothing.
+# Does the model hold a typed model value (see ModelValue.typed)? Only then do comparisons
+# look for one, so models without any pay nothing. model.build sets it from the .cfg's values;
+# a typed model value made later (TLCModelValue) sets it too.
 TYPED_MODEL_VALUES = [False]
 
 
@@ -848,7 +849,7 @@ def as_set(v) -> frozenset:
 
 def a_set(v):
     """v, when it is a set (finite or not); anything else is TLC's error."""
-    if type(v) is frozenset or isinstance(v, LazySet):
+    if is_set(v):
         return v
     raise not_a_set(v)
 
@@ -861,7 +862,7 @@ def not_a_set(v) -> EvalError:
 
 def is_set(v) -> bool:
     """Is v a set (finite or not)? A recursively defined function is lazy like a set but
-    is a function (it has `apply`)."""
+    is a function (LazySet.function)."""
     return type(v) is frozenset or isinstance(v, LazySet) and not v.function
 
 

@@ -69,3 +69,18 @@ def test_modules_are_read_in_tlcs_order(tmp_path, root, modules, order):
     (tmp_path / "Root.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
     out = CliRunner().invoke(main, ["check", str(tmp_path / "Root.tla")]).output
     assert "x = {" + ", ".join(f'"t{n}"' for n in order) + ', "zz"}' in out
+
+
+def test_a_remembered_order_is_forgotten_with_the_intern_order():
+    """ordered() remembers a set's order by identity (a state's message set is enumerated by
+    every action); another model's intern order must not reuse it."""
+    from checker.semantics import runtime, values
+
+    s = frozenset({"x", "y", "z"})
+    values.restore_interning({"z": 0, "y": 1, "x": 2})
+    assert values.ordered(s) == ["z", "y", "x"]
+    assert tuple(runtime.enum(s)) == ("z", "y", "x")
+    values.restore_interning({"x": 0, "y": 1, "z": 2})
+    assert values.ordered(s) == ["x", "y", "z"]
+    assert tuple(runtime.enum(s)) == ("x", "y", "z")
+    values.reset_interning()

@@ -46,6 +46,7 @@ from .values import (
     make_fn,
     no_membership,
     ordered,
+    ordered_tuple,
     remember_interval,
     same_kinds,
     show,
@@ -1180,7 +1181,7 @@ def ge(a, b):
 def enum(s):
     """Elements of a finite set in TLC's order, for \\E, \\A, x' \\in S and comprehensions."""
     if type(s) is frozenset:
-        return ordered(s) if len(s) > 1 else s
+        return ordered_tuple(s) if len(s) > 1 else s
     if isinstance(s, LazySet):
         if not s.finite:
             raise EvalError(s.not_enumerable())

@@ -49,7 +49,7 @@ def reset_interning() -> None:
     _INTERN.clear()
     _SET_KEYS.clear()
     _FN_KEYS.clear()
-    _LAST_ORDERED[0] = None
+    _ORDERED.clear()
 
 
 def interning() -> dict[str, int]:
@@ -65,7 +65,7 @@ def restore_interning(order: dict[str, int]) -> None:
     _INTERN.update(order)
     _SET_KEYS.clear()
     _FN_KEYS.clear()
-    _LAST_ORDERED[0] = None
+    _ORDERED.clear()
 
 
 def intern_names(names) -> None:
@@ -990,23 +990,31 @@ def least(s):
 # Sorting by TLC's order is the costly part of enumerating sets of sets; states share set
 # objects, so a set's key is remembered (frozensets cache their hash, so look-ups are cheap).
 _SET_KEYS: dict = {}
-_LAST_ORDERED: list = [None, ()]  # the last set ordered (kept alive here) and its order
+# The sets ordered lately, by identity (kept alive here): expanding a state enumerates the same
+# set in many actions (`\E m \in msgs` per process and action), between constant sets.
+_ORDERED: dict = {}  # id(set) -> (that set, its elements in order)
+_ORDERED_LIMIT = 64
 
 
 def ordered(s) -> list:
     """The elements of a finite set in TLC's normalised order."""
     if type(s) is frozenset:
-        if len(s) <= 1:
-            return list(s)
-        last = _LAST_ORDERED
-        if last[0] is s:  # the same set again (CHOOSE over a variable's set, in every action)
-            return list(last[1])
-        out = sorted(s, key=_order_key(s))
-        last[0], last[1] = s, tuple(out)
-        return out
+        return list(ordered_tuple(s)) if len(s) > 1 else list(s)
     if isinstance(s, LazySet):
         return list(s)
     raise not_a_set(s)
+
+
+def ordered_tuple(s: frozenset) -> tuple:
+    """The elements of a frozenset of two or more elements in TLC's order, remembered."""
+    e = _ORDERED.get(id(s))
+    if e is not None and e[0] is s:
+        return e[1]
+    out = tuple(sorted(s, key=_order_key(s)))
+    if len(_ORDERED) >= _ORDERED_LIMIT:
+        _ORDERED.clear()
+    _ORDERED[id(s)] = (s, out)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

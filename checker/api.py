@@ -442,7 +442,7 @@ class SimOutcome(Outcome):
     states: int = 0  # states of the behaviours, initial ones included
     lengths: dict = field(default_factory=dict)  # states per behaviour -> behaviours
     ends: dict = field(default_factory=dict)  # how behaviours ended -> behaviours
-    stopped_by: str = "traces"  # traces | budget | violation | interrupted
+    stopped_by: str = "traces"  # traces | budget | violation | interrupted | exit
     behaviour: int | None = None  # the index of the violating behaviour
     found_length: int = 0  # its length before shrinking
     shrunk: bool = False  # the trace is the shortest the shrink found

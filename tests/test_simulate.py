@@ -378,3 +378,35 @@ def test_depth_counts_steps_as_tlc(tmp_path):
     assert "How they ended: 3 reached the depth." in result.output
     result = simulate(str(spec), "--seed", "1", "--traces", "3", "--depth", "6")
     assert result.exit_code == 12, result.output  # x = 6 at the sixth step
+
+
+EXIT_SPEC = """---- MODULE E ----
+EXTENDS Integers, TLC
+VARIABLE x
+Init == x \\in {0, 10}
+Next == /\\ x' = x + 1
+        /\\ TLCSet("exit", x = 5)
+Inv == x < 100
+====
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_tlcset_exit_ends_the_simulation(tmp_path, workers):
+    """TLCSet("exit", TRUE) ends a simulation after the step it is evaluated in, as it ends
+    the search (TLC 2.18 stops with an internal error there; later TLCs end the simulation).
+    With workers the behaviours before the first that exits are counted, as in one process:
+    the seed decides which behaviour that is."""
+    (tmp_path / "E.tla").write_text(EXIT_SPEC)
+    (tmp_path / "E.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    out = tmp_path / "r.json"
+    result = simulate(str(tmp_path / "E.tla"), "--seed", "3", "--depth", "20", "--traces",
+                      "50", "--workers", workers, "--report-json", str(out))
+    assert result.exit_code == 0, result.output
+    assert '(the spec ended it with TLCSet("exit", TRUE))' in result.output
+    report = json.loads(out.read_text())
+    # with seed 3 two behaviours start at x = 10 and run 20 steps (21 states each); the
+    # third starts at 0 and ends at x = 6 (7 states)
+    assert report["behaviour_ends"] == {"depth": 2, "exit": 1}
+    assert report["stopped_by"] == "exit"
+    assert (report["behaviours"], report["states"]) == (3, 49)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from ..frontend import remembered
 from ..interface import Model, Step, step_of
+from ..semantics.runtime import EXIT_REQUESTED
 from ..verdicts import DEADLOCK, INTERRUPTED, INVARIANT, OK, PROPERTY
 from .explore import (
     FAILURES,
@@ -56,6 +57,7 @@ END_CONSTRAINT = "constraint"  # its last state is outside the CONSTRAINTs
 END_STUCK = "stuck"  # no successor, and deadlock checking is off
 END_BUDGET = "budget"  # the time ran out (--budget)
 END_VIOLATION = "violation"  # it violated a property (the one reported)
+END_EXIT = "exit"  # the spec evaluated TLCSet("exit", TRUE): the simulation ends with it
 
 
 def behaviour_seed(seed: int, index: int) -> int:
@@ -80,7 +82,7 @@ class Walk:
     def summary(self) -> tuple:
         """What a worker process sends for this behaviour (no states)."""
         return (self.index, len(self.states), self.generated, dict(self.taken),
-                dict(self.offered), self.end, self.stop is not None)
+                dict(self.offered), self.end, self.stop is not None or self.end == END_EXIT)
 
 
 @dataclass
@@ -123,7 +125,7 @@ class Simulation:
     behaviour: int | None = None  # the index of the behaviour that violated
     found_length: int = 0  # the counterexample's length as the random behaviour found it
     replays: int = 0  # replays the shrink tried
-    stopped_by: str = "traces"  # traces | budget | violation | interrupted
+    stopped_by: str = "traces"  # traces | budget | violation | interrupted | exit
     initial_states: int = 0
 
 
@@ -252,6 +254,9 @@ class Walker:
                 walk.states.append(state)
                 walk.actions.append(ai)
                 walk.taken[ai] += 1
+                if EXIT_REQUESTED[0]:  # as the search: the step being taken ends it
+                    walk.end = END_EXIT
+                    break
                 if not in_model:
                     walk.end = END_CONSTRAINT
                     break
@@ -279,6 +284,7 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
     `progress(behaviours, states, generated)` is called now and then."""
     started = time.perf_counter()
     deadline = None if budget is None else time.monotonic() + budget
+    EXIT_REQUESTED[0] = False
     walker = Walker(model, depth)
     stop = walker.start()
     tally = Tally(generated=walker.init_generated)
@@ -297,6 +303,8 @@ def simulate(model: Model, seed: int, depth: int = DEFAULT_DEPTH, traces: int | 
                                              depth, traces, deadline, tally, progress)
             if index is not None:
                 violating = walker.walk(seed, index)  # the same behaviour, in this process
+                if violating.stop is None:  # it ended the simulation with TLCSet("exit")
+                    violating, stopped_by = None, "exit"
         else:
             violating, stopped_by = _run_here(walker, seed, traces, deadline, tally, progress)
     except KeyboardInterrupt:
@@ -328,6 +336,8 @@ def _run_here(walker: Walker, seed: int, traces, deadline, tally: Tally, progres
         tally.add(len(walk.states), walk.generated, walk.taken, walk.offered, walk.end)
         if walk.stop is not None:
             return walk, "violation"
+        if walk.end == END_EXIT:
+            return None, "exit"
         k += 1
         if progress is not None:
             progress(tally.behaviours, tally.states, tally.generated)
@@ -424,9 +434,10 @@ def _worker_main(recipe, me: int, n: int, seed: int, depth: int, deadline, limit
             if deadline is not None and time.monotonic() > deadline:
                 budget_hit = True
                 break
+            EXIT_REQUESTED[0] = False  # each behaviour on its own, as in one process
             walk = walker.walk(seed, k, deadline)
             batch.append(walk.summary())
-            if walk.stop is not None:
+            if walk.stop is not None or walk.end == END_EXIT:
                 with limit.get_lock():
                     limit.value = min(limit.value, k)
                 break

@@ -10,7 +10,7 @@ SHORTEST_KNOWN = ("This is a shortest-known counterexample, not a proven shortes
                   "(`kipcheck check` finds a shortest one).")
 ENDS = {"depth": "reached the depth", "constraint": "left the constraints",
         "stuck": "with no successor", "budget": "cut by the budget",
-        "violation": "with a violation"}
+        "violation": "with a violation", "exit": 'ended by TLCSet("exit", TRUE)'}
 BAR = 30  # characters of the longest histogram bar
 
 
@@ -35,7 +35,8 @@ def format_simulation(o) -> str:
     elif o.message:  # nothing to simulate
         lines.append(o.message)
     else:
-        why = {"budget": "the budget ran out", "traces": "all behaviours ran"}[o.stopped_by]
+        why = {"budget": "the budget ran out", "traces": "all behaviours ran",
+               "exit": 'the spec ended it with TLCSet("exit", TRUE)'}[o.stopped_by]
         lines.append(f"No violation found in {_count(o.behaviours, 'random behaviour')} ({why}). "
                      f"A simulation is not an exhaustive check.")
     if o.verdict != V.ASSUMPTION:

@@ -819,15 +819,31 @@ def test_a_cfg_value_for_no_constant_or_definition_is_reported(tmp_path):
                           "(TLC ignores it too)."]
 
 
-def test_a_specification_without_a_next_state_relation_is_a_config_error(tmp_path):
-    """TLC 2.18: "The configuration file did not specify the next state predicate." (exit
-    151) for `SPECIFICATION Init`; kipcheck said it was an error in the spec (150)."""
-    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nNext == x' = x",
-                      "SPECIFICATION Init\n", name="W")
+@pytest.mark.parametrize("cfg, code, message", [
+    # TLC 2.18 computes the initial states, then stops: 75 (kipcheck said 151)
+    ("SPECIFICATION Init\n", 75, "No next state actions defined to generate successor "
+                                 "states from."),
+    ("SPECIFICATION Spec\n", 75, "No next state actions defined"),
+    ("INIT Init\nCONSTRAINT Small\n", 75, "No next state actions defined"),
+    # ... unless there is an invariant or property to check: 151
+    ("SPECIFICATION Spec\nINVARIANT Small\n", 151, "W.cfg:1:15: error: The configuration "
+     "file did not specify the next state predicate: SPECIFICATION Spec has no [][Next]_vars"),
+    ("INIT Init\nPROPERTY Always\n", 151, "The configuration file did not specify the next "
+                                           "state predicate"),
+    # two next-state relations: TLC refuses (151); kipcheck used the last one and passed
+    # behaviours the first forbids (a silent pass, or a false violation)
+    ("SPECIFICATION Two\n", 151, "W.tla:8:45: error: The specification contains more than "
+                                  "one conjunct of the form [][Next]_v"),
+])
+def test_a_specification_without_one_next_state_relation(tmp_path, cfg, code, message):
+    spec = write_spec(tmp_path, "VARIABLE x\nInit == x = 0\nSpec == Init\nSmall == x < 3\n"
+                                "Always == []Small\nTwo == Init /\\ [][x < 2 /\\ x' = x + 1]_x "
+                                "/\\ [][x' = (x + 1) % 4]_x", cfg, name="W")
     rc, out = cli("check", str(spec))
-    assert rc == 151, out
-    assert ("W.cfg:1:15: error: The configuration file did not specify the next state "
-            "predicate: SPECIFICATION Init has no [][Next]_vars conjunct") in out
+    assert rc == code, out
+    assert message in out
+    if code == 75:
+        assert "1 states generated, 1 distinct states found" in out
 
 
 @pytest.mark.parametrize("inv, message", [
@@ -1097,3 +1113,29 @@ def test_subbag_enumerates_a_bag_and_refuses_what_is_no_bag(tmp_path):
                                 "Next == UNCHANGED x", extends="Naturals, Bags")
     o = check(spec)
     assert o.verdict == "error" and "SubBag of a value that is no bag" in o.message
+
+
+PD = ("---- MODULE PD ----\nEXTENDS Integers\nVARIABLE c\n"
+      "En == ENABLED (c < 2 /\\ c' = c + 1)\n====\n")
+
+
+@pytest.mark.parametrize("inv, verdict, distinct", [
+    # TLC 2.18: 9 states, Inv violated in the state <<2, 2>> (trace of 5); kipcheck stopped
+    # with a Python NameError: the ENABLED did not get the caller's bound k
+    ("\\E k \\in 1..2 : I(k)!En", "invariant", 9),
+    ("\\A k \\in 1..2 : I(k)!En \\/ f[k] = 2", "ok", 9),
+    ("Q(1) \\/ Q(2) \\/ f = <<2, 2>>", "ok", 9),
+])
+def test_enabled_in_an_instance_reads_the_callers_bound_names(tmp_path, inv, verdict, distinct):
+    (tmp_path / "PD.tla").write_text(PD)
+    spec = write_spec(tmp_path, "VARIABLES f\nI(k) == INSTANCE PD WITH c <- f[k]\n"
+                                "Init == f = <<0, 0>>\n"
+                                "Next == \\E k \\in 1..2 : f[k] < 2\n"
+                                "          /\\ f' = [f EXCEPT ![k] = @ + 1]\n"
+                                f"Q(k) == I(k)!En\nInv == {inv}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n",
+                      extends="Integers")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == (verdict, distinct), o.message
+    if verdict == "invariant":
+        assert o.trace_length == 5

@@ -151,7 +151,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     translator = temporal.Translator(compiler)
     fairness_parts: list = []
     if cfg.specification is not None:
-        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification, env)
+        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification, env,
+                                                     bool(cfg.invariants or cfg.properties))
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
@@ -173,7 +174,8 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     # A next-state relation that splits into no action at all (`\E p \in P : A(p)` with P
     # empty): TLC's error once the initial states are checked, not a deadlock (which
     # --no-deadlock would let pass).
-    no_actions = next_e is not None and not actions
+    # So is a spec with no next-state relation at all (TLC computes the initial states first).
+    no_actions = not actions and (next_e is not None or bool(variables) and init_e is not None)
 
     def pred(name: str, what: str, span):
         """An INVARIANT's or CONSTRAINT's predicate; one with primes is refused before the
@@ -554,7 +556,9 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
     out.append((e, env))
 
 
-def _split_spec(tr: temporal.Translator, spec, env):
+def _split_spec(tr: temporal.Translator, spec, env, checks: bool):
+    """(Init, Next or None, fairness conjuncts) of a SPECIFICATION; `checks`: the .cfg names
+    invariants or properties, which TLC refuses to check without a next-state relation."""
     name = spec.name
     sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
@@ -569,6 +573,10 @@ def _split_spec(tr: temporal.Translator, spec, env):
             raise ConfigError(f"The spec is trivially false because {_conjunct_name(e)} is "
                               "false.", spec.span)
         if isinstance(e, ast.OpApp) and e.op == "[]" and isinstance(e.args[0], ast.BoxAction):
+            if nxt is not None:  # TLC's words (exit 151); both would have to hold
+                raise ConfigError("The specification contains more than one conjunct of the "
+                                  "form [][Next]_v, but TLC (and kipcheck) can handle only "
+                                  "specifications with one next-state relation.", e.span)
             nxt = (e.args[0].action, cenv)
         elif tr.is_temporal(e, cenv):
             fairness.append((e, cenv))
@@ -576,7 +584,7 @@ def _split_spec(tr: temporal.Translator, spec, env):
             init = (e, cenv)
         else:
             init = (ast.OpApp("\\land", (init[0], e), span=e.span), cenv)
-    if nxt is None:  # TLC: a configuration error (exit 151)
+    if nxt is None and checks:  # TLC: a configuration error (exit 151); else no_actions
         raise ConfigError("The configuration file did not specify the next state predicate: "
                           f"SPECIFICATION {name} has no [][Next]_vars conjunct", spec.span)
     return init, nxt, fairness

@@ -61,13 +61,20 @@ def pyname(prefix: str, name: str, n: int) -> str:
     return f"{prefix}{n}_" + re.sub(r"\W", "_", name)
 
 
-def python_locals(env: Env) -> set[str]:
-    """The Python locals that an environment's bound names compile to."""
+def python_locals(env: Env, _frames: set | None = None) -> set[str]:
+    """The Python locals that an environment's bound names compile to, and those its instance
+    frame's substitutions read (`I(k) == INSTANCE M WITH c <- f[k]` seen from I(k)'s
+    definitions, where k is the caller's bound name, passed by name)."""
+    frames = set() if _frames is None else _frames
     out: set[str] = set()
     for b in env.locals.values():
         if b[0] in ("expr", "def"):
-            out |= python_locals(b[2])
+            out |= python_locals(b[2], frames)
         else:
             out.update(x for x in b[1:] if type(x) is str and LOCAL_RE.fullmatch(x))
+    if id(env.frame) not in frames:
+        frames.add(id(env.frame))
+        for sub in env.frame.subst.values():
+            out |= python_locals(sub[1], frames)
     return out
 

@@ -355,9 +355,15 @@ class _Resolver:
         # parameter `G(_)`; anywhere else it is an ordinary value (so `Inc + 1` is an error).
         node = sym.node if sym is not None else None
         wants = [p.arity for p in node.params] if isinstance(node, ast.OpDef) else ()
+        # Called before its definition (RECURSIVE Op(_, _) declares no parameter's arity): an
+        # operator or a LAMBDA may be passed, as SANY allows (`Iter(F, n - 1)` in Iter's body).
+        ahead = sym is not None and sym.kind == "operator" and isinstance(node, ast.Param)
         for i, a in enumerate(e.args):
             want = wants[i] if i < len(wants) else 0
-            if want:
+            if ahead and (isinstance(a, ast.Lambda) or isinstance(a, ast.Ident) and (
+                    getattr(env.lookup(a.name), "arity", 0) or a.name in BUILTIN_OPS)):
+                self.expr(a, env, op_arg=True, in_except=in_except)
+            elif want:
                 self.operator_argument(a, want, env, in_except)
             else:
                 self.expr(a, env, in_except=in_except)

@@ -1139,3 +1139,47 @@ def test_enabled_in_an_instance_reads_the_callers_bound_names(tmp_path, inv, ver
     assert (o.verdict, o.distinct_states) == (verdict, distinct), o.message
     if verdict == "invariant":
         assert o.trace_length == 5
+
+
+@pytest.mark.parametrize("defs, init", [
+    # TLC 2.18 accepts an operator passed on in a RECURSIVE operator's own body (1 state);
+    # kipcheck refused it (150: "'F' takes 1 argument but is used without any")
+    ("RECURSIVE Iter(_, _)\nIter(F(_), n) == IF n = 0 THEN 0 ELSE Iter(F, n - 1)",
+     "Iter(LAMBDA v : v, 2)"),
+    ("Add(a, b) == a + b\nRECURSIVE Fold(_, _, _)\n"
+     "Fold(F(_, _), n, v) == IF n = 0 THEN v ELSE Fold(F, n - 1, F(v, n))", "Fold(Add, 2, 0) - 3"),
+    ("RECURSIVE Iter(_, _)\nIter(F(_), n) == IF n = 0 THEN 0 ELSE Iter(LAMBDA v : F(v), n - 1)",
+     "Iter(LAMBDA v : v, 2)"),
+])
+def test_a_recursive_operator_passes_an_operator_on(tmp_path, defs, init):
+    spec = write_spec(tmp_path, f"VARIABLE x\n{defs}\nInit == x = {init}\nNext == UNCHANGED x\n"
+                                "Inv == x = 0", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    o = check(spec)
+    assert (o.verdict, o.distinct_states) == ("ok", 1), o.message
+
+
+@pytest.mark.parametrize("nxt, last, generated", [
+    # TLC enumerates `\E p, v \in S` and `\E p \in S, v \in T` with the FIRST name varying
+    # fastest (TLC 2.18: the violation is <<2, 1>>); kipcheck nested the first outermost
+    ("\\E p, v \\in 1..2 : x' = <<p, v>>", "<<2, 1>>", 3),
+    ("\\E p \\in 1..2, v \\in 1..2 : Set(p, v)", "<<2, 1>>", 3),
+    ("\\E <<p, v>> \\in {<<1, 2>>, <<2, 1>>} : Set(p, v)", "<<1, 2>>", 2),
+])
+def test_several_bound_names_vary_the_first_fastest(tmp_path, nxt, last, generated):
+    spec = write_spec(tmp_path, "VARIABLES x\nInit == x = <<0, 0>>\nSet(p, v) == x' = <<p, v>>\n"
+                                f"Next == {nxt}\nInv == x \\notin {{<<2, 1>>, <<1, 2>>}}",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers")
+    o = check(spec)
+    assert o.verdict == "invariant"
+    assert o.states_generated == generated
+    assert o.trace[-1].state == ((2, 1) if last == "<<2, 1>>" else (1, 2),)
+
+
+def test_counts_at_a_violation_follow_tlcs_order(tmp_path):
+    """TLC 2.18: 4 states generated, 4 distinct, when Inv fails (kipcheck: 3 and 3)."""
+    spec = write_spec(tmp_path, "VARIABLES x\nInit == x = <<0, 0>>\n"
+                                "Next == \\E p, v \\in 1..2 : x' = <<x[1] + p, x[2] + 2 * v>>\n"
+                                "Inv == x[1] + x[2] < 5",
+                      "INIT Init\nNEXT Next\nINVARIANT Inv\n", extends="Integers")
+    o = check(spec)
+    assert (o.verdict, o.states_generated, o.distinct_states) == ("invariant", 4, 4)

@@ -338,24 +338,26 @@ class ActionsMixin:
             if any(b.domain is None for b in e.bounds):  # TLC's error when it is evaluated
                 lines.append(f'{"    " * depth}unbounded("\\\\E")')
                 return
-            inner = env
-            d = depth
+            # TLC enumerates the bound names together, the first varying fastest: the loops
+            # nest from the last name out; every domain is evaluated outside them all
+            loops = []  # (target code, domain code, span), first name first
+            binds = {}
             for b in e.bounds:
-                dom, _ = self.expr(b.domain, inner)
-                binds = {}
+                dom, _ = self.expr(b.domain, env)
                 if b.tuple:
                     names = [self._local(n) for n in b.names]
-                    lines.append(f"{'    ' * d}for ({', '.join(names)},) in enum({dom}):"
-                                 f"{self._tag(b.span)}")
-                    binds = {n: ("val", p) for n, p in zip(b.names, names, strict=True)}
-                    d += 1
+                    loops.append((f"({', '.join(names)},)", dom, b.span))
+                    binds.update((n, ("val", p)) for n, p in zip(b.names, names, strict=True))
                 else:
                     for n in b.names:
                         p = self._local(n)
-                        lines.append(f"{'    ' * d}for {p} in enum({dom}):{self._tag(b.span)}")
+                        loops.append((p, dom, b.span))
                         binds[n] = ("val", p)
-                        d += 1
-                inner = inner.bind(binds)
+            d = depth
+            for target, dom, span in reversed(loops):
+                lines.append(f"{'    ' * d}for {target} in enum({dom}):{self._tag(span)}")
+                d += 1
+            inner = env.bind(binds)
             self._gen(e.body, inner, pending, lines, d)
             return
         if isinstance(e, ast.Let):
@@ -685,7 +687,7 @@ class ActionsMixin:
 
     def _constant_combos(self, bounds, env: Env):
         """The bound names' values where every domain is a constant, in TLC's order (the
-        last name varies fastest): an iterator of ((name, value), ...) with a tuple binder's
+        first name varies fastest): an iterator of ((name, value), ...) with a tuple binder's
         elements taken apart (CompileError where one is no tuple of its length); None when a
         domain is missing or not constant."""
         if any(b.domain is None for b in bounds):
@@ -703,7 +705,8 @@ class ActionsMixin:
                 groups.append([tuple(zip(b.names, v, strict=True)) for v in elems])
             else:
                 groups += [[((n, v),) for v in elems] for n in b.names]
-        return (sum(combo, ()) for combo in itertools.product(*groups))
+        # the first name varies fastest (TLC's ContextEnumerator)
+        return (sum(combo[::-1], ()) for combo in itertools.product(*groups[::-1]))
 
     def _bind_values(self, env: Env, pairs) -> Env:
         """env with each (name, value) of pairs bound to that constant value."""
@@ -755,8 +758,9 @@ class ActionsMixin:
                 targets.append(p)
                 doms.append(dom)
         elems = self._local("elems")
-        product = ", ".join(f"enum({d})" for d in doms)
-        lines.append(f"{'    ' * depth}{elems} = list(itertools.product({product}))")
+        # the first name varies fastest (TLC's ContextEnumerator)
+        product = ", ".join(f"enum({d})" for d in doms[::-1])
+        lines.append(f"{'    ' * depth}{elems} = [c[::-1] for c in itertools.product({product})]")
         return names, targets, elems
 
     def _forall_loop(self, e: ast.Quant, env: Env, names: list, targets: list, elems: str,

@@ -79,10 +79,15 @@ class Walk:
     end: str = END_DEPTH
     stop: _Stop | None = None  # the violation (or evaluation error) that ended it
 
+    @property
+    def ends_run(self) -> bool:
+        """Does this behaviour end the simulation (a violation, or TLCSet("exit", TRUE))?"""
+        return self.stop is not None or self.end == END_EXIT
+
     def summary(self) -> tuple:
         """What a worker process sends for this behaviour (no states)."""
         return (self.index, len(self.states), self.generated, dict(self.taken),
-                dict(self.offered), self.end, self.stop is not None or self.end == END_EXIT)
+                dict(self.offered), self.end, self.ends_run)
 
 
 @dataclass
@@ -437,7 +442,7 @@ def _worker_main(recipe, me: int, n: int, seed: int, depth: int, deadline, limit
             EXIT_REQUESTED[0] = False  # each behaviour on its own, as in one process
             walk = walker.walk(seed, k, deadline)
             batch.append(walk.summary())
-            if walk.stop is not None or walk.end == END_EXIT:
+            if walk.ends_run:
                 with limit.get_lock():
                     limit.value = min(limit.value, k)
                 break

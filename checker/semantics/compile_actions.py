@@ -705,8 +705,7 @@ class ActionsMixin:
                 groups.append([tuple(zip(b.names, v, strict=True)) for v in elems])
             else:
                 groups += [[((n, v),) for v in elems] for n in b.names]
-        # the first name varies fastest (TLC's ContextEnumerator)
-        return (sum(combo[::-1], ()) for combo in itertools.product(*groups[::-1]))
+        return (sum(combo, ()) for combo in runtime.tlc_product(groups))
 
     def _bind_values(self, env: Env, pairs) -> Env:
         """env with each (name, value) of pairs bound to that constant value."""
@@ -758,9 +757,8 @@ class ActionsMixin:
                 targets.append(p)
                 doms.append(dom)
         elems = self._local("elems")
-        # the first name varies fastest (TLC's ContextEnumerator)
-        product = ", ".join(f"enum({d})" for d in doms[::-1])
-        lines.append(f"{'    ' * depth}{elems} = [c[::-1] for c in itertools.product({product})]")
+        product = "".join(f"enum({d}), " for d in doms)
+        lines.append(f"{'    ' * depth}{elems} = list(tlc_product(({product})))")
         return names, targets, elems
 
     def _forall_loop(self, e: ast.Quant, env: Env, names: list, targets: list, elems: str,

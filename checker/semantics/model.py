@@ -151,8 +151,7 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
     translator = temporal.Translator(compiler)
     fairness_parts: list = []
     if cfg.specification is not None:
-        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification, env,
-                                                     bool(cfg.invariants or cfg.properties))
+        init_e, next_e, fairness_parts = _split_spec(translator, cfg.specification, env)
     else:
         init_e = body_of(cfg.init.name) if cfg.init else None
         next_e = body_of(cfg.next.name) if cfg.next else None
@@ -168,6 +167,14 @@ def build(loaded: LoadedSpec, overrides_cli: dict | None = None,
         init_e = (ast.Bool(False, span=_cfg_span(cfg)), env)
     if init_e is None:
         raise ConfigError("the specification has no initial predicate", _cfg_span(cfg))
+    if next_e is None and variables and (cfg.invariants or cfg.properties):
+        # TLC's words (exit 151); with nothing to check but the initial states it computes
+        # them and stops (no_actions below)
+        spec = cfg.specification
+        raise ConfigError("The configuration file did not specify the next state predicate"
+                          + (f": SPECIFICATION {spec.name} has no [][Next]_vars conjunct"
+                             if spec is not None else " (give SPECIFICATION, or INIT and NEXT)."),
+                          spec.span if spec is not None else _cfg_span(cfg))
     init_gen = compiler.compile_init(init_e[0], init_e[1])
     next_name = cfg.next.name if cfg.next is not None else "Next"
     actions = compiler.split_actions(next_e[0], next_e[1], next_name) if next_e else []
@@ -556,9 +563,8 @@ def _flatten_conj(tr: temporal.Translator, e, env, out: list, depth=0):
     out.append((e, env))
 
 
-def _split_spec(tr: temporal.Translator, spec, env, checks: bool):
-    """(Init, Next or None, fairness conjuncts) of a SPECIFICATION; `checks`: the .cfg names
-    invariants or properties, which TLC refuses to check without a next-state relation."""
+def _split_spec(tr: temporal.Translator, spec, env):
+    """(Init, Next or None, fairness conjuncts) of a SPECIFICATION."""
     name = spec.name
     sym = tr.c.root.symbols[tr.c.overrides.get(name, name)]
     body = sym.node.body
@@ -584,9 +590,6 @@ def _split_spec(tr: temporal.Translator, spec, env, checks: bool):
             init = (e, cenv)
         else:
             init = (ast.OpApp("\\land", (init[0], e), span=e.span), cenv)
-    if nxt is None and checks:  # TLC: a configuration error (exit 151); else no_actions
-        raise ConfigError("The configuration file did not specify the next state predicate: "
-                          f"SPECIFICATION {name} has no [][Next]_vars conjunct", spec.span)
     return init, nxt, fairness
 
 

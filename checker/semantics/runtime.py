@@ -61,7 +61,7 @@ __all__ = [
     "big_union", "interval", "idiv", "imod", "ipow", "seq_len", "append", "head", "tail",
     "subseq", "selectseq", "concat", "fn_single", "fn_merge", "permutations", "sortseq",
     "to_string", "tlc_print", "tlc_assert", "choose", "unbounded", "truth",
-    "boolean", "enum",
+    "boolean", "enum", "tlc_product",
     "add", "sub", "mul", "ineg", "lt", "le", "gt", "ge", "member", "not_member",
     "member_k", "member_written", "not_member_written", "member_since", "added_since",
     "not_member_k", "setmap", "map_domain",
@@ -1187,6 +1187,13 @@ def enum(s):
             raise EvalError(s.not_enumerable())
         return iter(s)
     raise EvalError(f"TLC encountered a non-enumerable quantifier bound\n{show(s)}.")
+
+
+def tlc_product(domains):
+    """The combinations of the elements of `domains` (each listed in TLC's order) in the
+    order TLC enumerates several bound names (its ContextEnumerator): the first name varies
+    fastest."""
+    return (c[::-1] for c in itertools.product(*domains[::-1]))
 
 
 def each(s):

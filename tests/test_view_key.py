@@ -52,3 +52,16 @@ def test_which_views_are_projections(tmp_path, view, projection):
     spec, cfg = _write(tmp_path, view, False)
     model = build(load_spec(spec, cfg)).model
     assert getattr(model.fingerprint, "projection", None) == projection
+
+
+def test_liveness_under_a_view_reads_each_successor_itself(tmp_path):
+    """TLC 2.18: no error, 2 distinct states. B from (1, 0) reaches (0, 1), stored as (0, 0)
+    (the same view x = 0); <>(t = 1) holds there. kipcheck evaluated t = 1 on the stored state
+    and reported a lasso that no behaviour has."""
+    (tmp_path / "V.tla").write_text(
+        "---- MODULE V ----\nEXTENDS Naturals\nVARIABLE x, t\nvars == <<x, t>>\nInit == x = 0 /\\ t = 0\n"
+        "A == x' = 1 - x /\\ t' = t\nB == t = 0 /\\ t' = 1 /\\ x' = 1 - x\nNext == A \\/ B\n"
+        "Spec == Init /\\ [][Next]_vars /\\ WF_vars(B)\nP == <>(t = 1)\nV == x\n====\n")
+    (tmp_path / "V.cfg").write_text("SPECIFICATION Spec\nPROPERTY P\nVIEW V\n")
+    o = check(tmp_path / "V.tla")
+    assert (o.verdict, o.distinct_states, o.states_generated) == ("ok", 2, 5), o.message

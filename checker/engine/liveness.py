@@ -170,6 +170,7 @@ class _Search:
         self.enabled_memo = [bytearray(n) for _ in fairness]
         self.taken_memo = [bytearray(m) for _ in fairness]
         self.holds_memo = [bytearray(n) for _ in self.tab.nodes]
+        self.edge_holds: dict = {}  # (tableau node, edge with a successor of its own) -> bool
 
     # Memoised evaluation: 0 = not yet, 1 = false, 2 = true.
     def state_atom(self, a: int, i: int) -> bool:
@@ -216,6 +217,17 @@ class _Search:
             v = memo[i] = 2 if all(self.state_atom(a, i) == pos for a, pos in lits) else 1
         return v == 2
 
+    def holds_on_edge(self, q: int, e: int) -> bool:
+        """Do node q's state literals hold in the successor of edge e, a state of its target's
+        class (SYMMETRY, VIEW) other than the stored one? TLC evaluates them on the successor
+        itself, which a property may tell from the stored state."""
+        v = self.edge_holds.get((q, e))
+        if v is None:
+            t = self.g.succs[e]
+            v = self.edge_holds[q, e] = all(
+                (self.atoms[a].fn(t) is True) == pos for a, pos in self.tab.nodes[q].state_lits)
+        return v
+
     def successors(self, p: int) -> list[tuple[int, int]]:
         """Product successors of p = state * nq + node: (product node, edge or -1)."""
         nq = self.nq
@@ -226,12 +238,16 @@ class _Search:
         holds_memo = self.holds_memo
         holds_in = self.holds_in
         targets = self.g.targets
+        own = self.g.succs
         out = []
         start, end = self.g.offsets[i], self.g.offsets[i + 1]
         for e in (-1, *range(start, end)):
             j = i if e < 0 else targets[e]
             if action_lits and not all(self.step_atom(a, i, e) == pos
                                        for a, pos in action_lits):
+                continue
+            if e in own:
+                out += [(j * nq + q2, e) for q2 in succ if self.holds_on_edge(q2, e)]
                 continue
             for q2 in succ:
                 v = holds_memo[q2][j]
